@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { exitCodeFor, reportFailure } from './commands/failure.ts';
+import { commands } from './commands/index.ts';
+import { SOFTWARE_VERSION } from './core/index.ts';
+
+/**
+ * The `observatory` command. Options are parsed and validated here, once, into typed configs;
+ * each subcommand's file (pipeline/commands/) hands its config to one stage's public entry.
+ */
+export function buildProgram(): Command {
+  const program = new Command('observatory')
+    .description('Linked Data Observatory: crawl the Web of Data, publish snapshots, build the portal')
+    .version(SOFTWARE_VERSION)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text.trim().split('\n')[0] + '\n') });
+  for (const make of commands) {
+    program.addCommand(make().exitOverride());
+  }
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // help and version "errors" are normal exits; usage errors were already printed on one line
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    reportFailure(error);
+    return exitCodeFor(error);
+  }
+}
+
+process.exitCode = await main(process.argv);

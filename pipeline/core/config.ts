@@ -1,0 +1,118 @@
+import { invalidInput } from './errors.ts';
+
+/** The product token robots.txt files name to address our crawler (RFC 9309 section 2.2.1). */
+export const PRODUCT_TOKEN = 'LinkedDataObservatory';
+export const SOFTWARE_VERSION = '0.1.0';
+export const DEFAULT_USER_AGENT = `${PRODUCT_TOKEN}/${SOFTWARE_VERSION} (+https://linked-data-observatory.github.io/about/)`;
+
+/** Where `--resolve HOST=ADDR:PORT` sends a host; `*` as host matches every host. */
+export interface ResolveRule {
+  readonly host: string;
+  readonly address: string;
+  readonly port: number;
+}
+
+/** Every knob of fetching and crawling, fully defaulted and frozen once at the boundary. */
+export interface CrawlConfig {
+  readonly userAgent: string;
+  readonly productToken: string;
+  /** Fetches in flight at once across all PLDs. */
+  readonly concurrency: number;
+  /** Minimum gap between the starts of two requests to one PLD, in milliseconds. */
+  readonly delayMs: number;
+  /** Requests in flight at once to one PLD. */
+  readonly perPld: number;
+  /** Limit for a whole fetch (connect, headers and body), in milliseconds. */
+  readonly timeoutMs: number;
+  /** Limit on decompressed response bytes. */
+  readonly maxBytes: number;
+  /** Redirect hops followed before `redirect_limit`. */
+  readonly maxRedirects: number;
+  /** A robots.txt Crawl-delay above this (milliseconds) is capped to it. */
+  readonly crawlDelayCapMs: number;
+  /** robots.txt bytes parsed at most (RFC 9309 asks for at least 500 KiB). */
+  readonly robotsMaxBytes: number;
+  /** How long a fetched robots.txt is trusted, in milliseconds (RFC 9309: at most 24 h). */
+  readonly robotsTtlMs: number;
+  /** Attempts for a fetch whose error says retry (5xx, 429, reset, timeout), first included. */
+  readonly maxAttempts: number;
+  readonly resolve: readonly ResolveRule[];
+  /** Lift the address guard (loopback, private ranges); for the simulated Web and tests only. */
+  readonly allowPrivate: boolean;
+}
+
+export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
+  userAgent: DEFAULT_USER_AGENT,
+  productToken: PRODUCT_TOKEN,
+  concurrency: 64,
+  delayMs: 2000,
+  perPld: 1,
+  timeoutMs: 120_000,
+  maxBytes: 32 * 1024 * 1024,
+  maxRedirects: 5,
+  crawlDelayCapMs: 60_000,
+  robotsMaxBytes: 500 * 1024,
+  robotsTtlMs: 24 * 3_600_000,
+  maxAttempts: 2,
+  resolve: Object.freeze([]),
+  allowPrivate: false,
+});
+
+function positiveInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw invalidInput(name, 'a whole number of at least 1', value);
+  }
+  return value;
+}
+
+function nonNegative(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw invalidInput(name, 'a number of at least 0', value);
+  }
+  return value;
+}
+
+/** Validates a partial crawl config once, at the boundary, into a frozen, fully defaulted one. */
+export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
+  const c = { ...CRAWL_DEFAULTS, ...input };
+  for (const k of [
+    'concurrency',
+    'perPld',
+    'maxRedirects',
+    'maxBytes',
+    'robotsMaxBytes',
+    'maxAttempts',
+  ] as const) {
+    positiveInteger(k, c[k]);
+  }
+  for (const k of ['delayMs', 'timeoutMs', 'crawlDelayCapMs', 'robotsTtlMs'] as const) nonNegative(k, c[k]);
+  if (c.timeoutMs === 0) throw invalidInput('timeoutMs', 'a positive number of milliseconds', c.timeoutMs);
+  if (typeof c.userAgent !== 'string' || !c.userAgent.includes(c.productToken)) {
+    throw invalidInput(
+      'userAgent',
+      `a User-Agent containing the product token ${c.productToken}`,
+      c.userAgent,
+    );
+  }
+  return Object.freeze({ ...c, resolve: Object.freeze([...c.resolve]) });
+}
+
+/** Parses one `--resolve HOST=ADDR:PORT` value (curl's form; `*` as host matches every host). */
+export function parseResolveRule(text: string): ResolveRule {
+  const m = /^([^=\s]+)=(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(text.trim());
+  const port = m ? Number(m[3]) : 0;
+  if (!m || port < 1 || port > 65535) {
+    throw invalidInput(
+      '--resolve',
+      'HOST=ADDR:PORT, e.g. *=127.0.0.1:8080 or dbpedia.org=127.0.0.1:8080',
+      text,
+    );
+  }
+  return Object.freeze({ host: m[1].toLowerCase(), address: m[2].replace(/^\[|\]$/g, ''), port });
+}
+
+/** The rule that routes `host`, exact host first, then `*`. */
+export function findResolveRule(rules: readonly ResolveRule[], host: string): ResolveRule | undefined {
+  const h = host.toLowerCase();
+  return rules.find((r) => r.host === h) ?? rules.find((r) => r.host === '*');
+}

@@ -1,0 +1,67 @@
+/**
+ * The closed set of error codes. Every failure the observatory records or raises carries one
+ * of these, so that callers (and researchers reading `documents.error`) match on a stable word,
+ * never on a message. `action` says what a caller should do with it.
+ */
+export type ErrorAction = 'retry' | 'skip' | 'abort';
+
+export const ERROR_CODES = {
+  timeout: { action: 'retry', meaning: 'the whole fetch took longer than the fetch timeout' },
+  dns: { action: 'skip', meaning: 'the host name did not resolve' },
+  refused: { action: 'retry', meaning: 'the server refused the TCP connection' },
+  reset: { action: 'retry', meaning: 'the connection was reset or closed before the response was complete' },
+  tls: { action: 'skip', meaning: 'the TLS handshake or certificate check failed' },
+  network: { action: 'retry', meaning: 'another network-level failure' },
+  robots: { action: 'skip', meaning: 'robots.txt disallows the URL for our product token' },
+  robots_unavailable: {
+    action: 'retry',
+    meaning: 'robots.txt answered 5xx or was unreachable, so the whole authority is disallowed for now',
+  },
+  too_large: { action: 'skip', meaning: 'the decompressed body exceeded the response size limit' },
+  bad_encoding: { action: 'skip', meaning: 'the Content-Encoding could not be decoded' },
+  not_rdf: { action: 'skip', meaning: 'the body is not RDF in any supported syntax (or only trivial RDFa)' },
+  parse: { action: 'skip', meaning: 'the RDF has a syntax error; statements before the error are kept' },
+  redirect_loop: { action: 'skip', meaning: 'a redirect led back to a URL already on the redirect path' },
+  redirect_limit: { action: 'skip', meaning: 'more redirect hops than the redirect path limit' },
+  redirect_invalid: { action: 'skip', meaning: 'a redirect without a usable Location header' },
+  blocked_address: {
+    action: 'skip',
+    meaning: 'the host resolves to a loopback, private, link-local or otherwise non-public address',
+  },
+  bad_url: { action: 'skip', meaning: 'the URL is not a valid http(s) URL' },
+  http_4xx: { action: 'skip', meaning: 'the server answered with a 4xx status (the status column has it)' },
+  http_429: { action: 'retry', meaning: 'the server answered 429 Too Many Requests' },
+  http_5xx: { action: 'retry', meaning: 'the server answered with a 5xx status (the status column has it)' },
+  invalid_input: { action: 'abort', meaning: 'a command-line option, config value or input file is invalid' },
+  io: { action: 'abort', meaning: 'a local file could not be read or written' },
+  corrupt: {
+    action: 'abort',
+    meaning: 'a local file (journal, manifest, snapshot) is damaged or inconsistent',
+  },
+  locked: { action: 'abort', meaning: 'another process holds the lock on the output folder' },
+  internal: { action: 'abort', meaning: 'a bug: an invariant of the observatory did not hold' },
+} as const satisfies Record<string, { action: ErrorAction; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** An error with a stable code from ERROR_CODES; the message is for people, the code for programs. */
+export class ObservatoryError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ObservatoryError';
+    this.code = code;
+  }
+  get action(): ErrorAction {
+    return ERROR_CODES[this.code].action;
+  }
+}
+
+/** Shorthand for the most common boundary failure: an option or input that is not what was expected. */
+export function invalidInput(what: string, expected: string, given: unknown): ObservatoryError {
+  return new ObservatoryError('invalid_input', `${what}: expected ${expected}, got ${JSON.stringify(given)}`);
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, value);
+}

@@ -1,0 +1,32 @@
+export type { Clock, ManualClock } from './clock.ts';
+export { clockStartingAt, manualClock, systemClock } from './clock.ts';
+export type { CrawlConfig, ResolveRule } from './config.ts';
+export {
+  CRAWL_DEFAULTS,
+  crawlConfig,
+  DEFAULT_USER_AGENT,
+  findResolveRule,
+  PRODUCT_TOKEN,
+  parseResolveRule,
+  SOFTWARE_VERSION,
+} from './config.ts';
+export { parseDuration, parseInstant } from './duration.ts';
+export type { ErrorAction, ErrorCode } from './errors.ts';
+export { ERROR_CODES, invalidInput, isErrorCode, ObservatoryError } from './errors.ts';
+export { normaliseIri, stripFragment } from './iri.ts';
+export type { Logger } from './log.ts';
+export { createLogger, silentLogger } from './log.ts';
+export { payLevelDomain, urlPld } from './pld.ts';
+export type { Progress, ProgressState } from './progress.ts';
+export { createProgress, formatProgress } from './progress.ts';
+export type {
+  CrawlSegment,
+  DocumentRecord,
+  FetchResult,
+  ObjectKind,
+  ParseResult,
+  RdfFormat,
+  RedirectHop,
+  SnapshotKind,
+  Statement,
+} from './types.ts';

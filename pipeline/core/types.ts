@@ -1,0 +1,95 @@
+/**
+ * The data that flows between stages. web -> rdf -> crawl -> snapshot -> schedule/stats talk only
+ * through these shapes (and the files named in DESIGN.md), never through each other's insides.
+ */
+import type { ErrorCode } from './errors.ts';
+
+export type ObjectKind = 'iri' | 'bnode' | 'literal';
+
+/**
+ * One statement as the observatory stores it. Subjects and objects are IRIs, or blank nodes as
+ * `_:label` with labels already unique per document; literals carry their lexical form in
+ * `object` with `datatype`/`lang` beside it. The graph (the document URL) is added at output.
+ */
+export interface Statement {
+  readonly subject: string;
+  readonly predicate: string;
+  readonly object: string;
+  readonly objectKind: ObjectKind;
+  /** Datatype IRI of a literal (xsd:string and rdf:langString included); null for IRIs and blank nodes. */
+  readonly datatype: string | null;
+  /** Language tag of a literal, lower-cased; null otherwise. */
+  readonly lang: string | null;
+}
+
+/** The RDF syntaxes the observatory reads; `rdfa` is RDFa in (X)HTML. */
+export type RdfFormat = 'rdfxml' | 'turtle' | 'ntriples' | 'nquads' | 'trig' | 'jsonld' | 'n3' | 'rdfa';
+
+/** One redirect hop, as recorded in redirects.parquet. */
+export interface RedirectHop {
+  readonly from: string;
+  readonly to: string;
+  readonly status: number;
+  readonly at: number;
+}
+
+/** What one fetch (all its redirect hops and retries) produced. */
+export interface FetchResult {
+  /** The URL asked for. */
+  readonly url: string;
+  /** The URL whose response carried the body (after redirects); equals url without redirects. */
+  readonly finalUrl: string;
+  /** HTTP status of the final response; null when no response arrived. */
+  readonly status: number | null;
+  readonly error: ErrorCode | null;
+  /** Human detail of the error (never matched on). */
+  readonly errorMessage: string | null;
+  /** Response headers of the final response, names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Decompressed body; null on error before a body was read. */
+  readonly body: Buffer | null;
+  /** When the first request started (epoch ms) and how long the whole fetch took. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly redirects: readonly RedirectHop[];
+  /** Requests sent, robots.txt excluded (1 + redirect hops + retries). */
+  readonly attempts: number;
+}
+
+/** What parsing one document produced. */
+export interface ParseResult {
+  /** Syntax used; null when the body was not recognised as RDF. */
+  readonly format: RdfFormat | null;
+  readonly statements: readonly Statement[];
+  /** `parse` (statements before the error are kept), `not_rdf`, or null. */
+  readonly error: ErrorCode | null;
+  readonly errorMessage: string | null;
+}
+
+export type CrawlSegment = 'kernel' | 'adaptive' | 'expand';
+export type SnapshotKind = 'weekly' | 'interval' | 'expand';
+
+/** One row of documents.parquet: one URI attempted in one crawl. */
+export interface DocumentRecord {
+  readonly url: string;
+  readonly finalUrl: string;
+  readonly pld: string;
+  readonly segment: CrawlSegment;
+  readonly round: number;
+  readonly fetchedAt: number;
+  readonly durationMs: number;
+  readonly status: number | null;
+  readonly error: ErrorCode | null;
+  readonly errorMessage: string | null;
+  readonly contentType: string | null;
+  readonly format: RdfFormat | null;
+  readonly bytes: number;
+  readonly statements: number;
+  readonly contentSha256: string | null;
+  /** Isomorphism-invariant hash of the document's graph; null when it has no statements. */
+  readonly graphHash: string | null;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly redirects: readonly RedirectHop[];
+}
