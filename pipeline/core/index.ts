@@ -20,6 +20,7 @@ export { payLevelDomain, urlPld } from './pld.ts';
 export type { Progress, ProgressState } from './progress.ts';
 export { createProgress, formatProgress } from './progress.ts';
 export type {
+  CrawledDocument,
   CrawlSegment,
   DocumentRecord,
   FetchResult,
@@ -27,6 +28,7 @@ export type {
   ParseResult,
   RdfFormat,
   RedirectHop,
+  ScheduleEntry,
   SnapshotKind,
   Statement,
 } from './types.ts';

@@ -93,3 +93,22 @@ export interface DocumentRecord {
   readonly headers: Readonly<Record<string, string>>;
   readonly redirects: readonly RedirectHop[];
 }
+
+/** A finished fetch as the crawl journal stores it and the publisher reads it. */
+export interface CrawledDocument {
+  readonly record: DocumentRecord;
+  /** The document's statements; their graph is record.finalUrl. */
+  readonly statements: readonly Statement[];
+}
+
+/** One row of schedule.parquet: a kernel document's re-visit state after a crawl. */
+export interface ScheduleEntry {
+  readonly url: string;
+  /** DyLDO level 0..4: fetched 1x, 2x, 4x, 8x, 16x a week. */
+  readonly level: number;
+  readonly intervalMs: number;
+  readonly nextDue: number;
+  readonly strategy: string;
+  /** Strategy-specific state (JSON) needed to continue the schedule. */
+  readonly state: string;
+}
