@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import rdfCanonize from 'rdf-canonize';
+import type { Statement } from '../core/index.ts';
+import { ntriplesLine } from './nquads-writer.ts';
+import { XSD_STRING } from './rdf-terms.ts';
+
+/**
+ * How blank nodes were given canonical labels:
+ * - `exact`: the graph has none, nothing to do;
+ * - `rdfc1`: RDFC-1.0 (rdf-canonize), exact up to isomorphism;
+ * - `fallback`: RDFC-1.0 gave up on a pathological graph (its deep-iteration limit, or the time
+ *   limit); each blank node is labelled by a hash of its neighbourhood (two rounds of colour
+ *   refinement). Still invariant under relabelling and reordering, but two different graphs that
+ *   only differ in how indistinguishable blank nodes are wired can get the same labels.
+ */
+export type CanonicalMethod = 'exact' | 'rdfc1' | 'fallback';
+
+/** Bounds on RDFC-1.0 work per document: O(n) deep iterations, and wall-clock time. */
+const MAX_WORK_FACTOR = 1;
+const CANONIZE_TIMEOUT_MS = 5_000;
+
+/** A graph as sorted, deduplicated N-Triples lines with canonical blank-node labels. */
+export interface CanonicalGraph {
+  readonly method: CanonicalMethod;
+  readonly lines: readonly string[];
+}
+
+function isBlank(term: string): boolean {
+  return term.charCodeAt(0) === 0x5f && term.charCodeAt(1) === 0x3a;
+}
+
+function relabel(statements: readonly Statement[], label: (blank: string) => string): string[] {
+  const lines = statements.map((s) => {
+    const subject = isBlank(s.subject) ? label(s.subject) : s.subject;
+    const object = s.objectKind === 'bnode' ? label(s.object) : s.object;
+    return ntriplesLine(subject === s.subject && object === s.object ? s : { ...s, subject, object });
+  });
+  return [...new Set(lines)].sort();
+}
+
+function rdfjsTerm(term: string, kind: 'iri' | 'bnode') {
+  return kind === 'bnode'
+    ? { termType: 'BlankNode', value: term.slice(2) }
+    : { termType: 'NamedNode', value: term };
+}
+
+async function rdfcLabels(statements: readonly Statement[]): Promise<Map<string, string> | null> {
+  const dataset = statements.map((s) => ({
+    subject: rdfjsTerm(s.subject, isBlank(s.subject) ? 'bnode' : 'iri'),
+    predicate: { termType: 'NamedNode', value: s.predicate },
+    object:
+      s.objectKind === 'literal'
+        ? {
+            termType: 'Literal',
+            value: s.object,
+            language: s.lang ?? '',
+            datatype: { termType: 'NamedNode', value: s.datatype ?? XSD_STRING },
+          }
+        : rdfjsTerm(s.object, s.objectKind),
+    graph: { termType: 'DefaultGraph', value: '' },
+  }));
+  const canonicalIdMap = new Map<string, string>();
+  try {
+    await rdfCanonize.canonize(dataset, {
+      algorithm: 'RDFC-1.0',
+      maxWorkFactor: MAX_WORK_FACTOR,
+      signal: AbortSignal.timeout(CANONIZE_TIMEOUT_MS),
+      canonicalIdMap,
+    });
+  } catch {
+    return null;
+  }
+  return canonicalIdMap;
+}
+
+/** Colour refinement: a blank node's label is a hash of the lines it occurs in, refined twice. */
+function neighbourhoodLabels(statements: readonly Statement[]): Map<string, string> {
+  let colours = new Map<string, string>();
+  for (const s of statements) {
+    if (isBlank(s.subject)) colours.set(s.subject, '');
+    if (s.objectKind === 'bnode') colours.set(s.object, '');
+  }
+  for (let round = 0; round < 2; round++) {
+    const signatures = new Map<string, string[]>();
+    for (const blank of colours.keys()) signatures.set(blank, []);
+    for (const s of statements) {
+      const subject = isBlank(s.subject) ? `_:${colours.get(s.subject)}` : s.subject;
+      const object = s.objectKind === 'bnode' ? `_:${colours.get(s.object)}` : s.object;
+      const line = `${s.predicate} ${object} ${s.datatype ?? ''} ${s.lang ?? ''}`;
+      if (isBlank(s.subject)) signatures.get(s.subject)!.push(`>${line}`);
+      if (s.objectKind === 'bnode') signatures.get(s.object)!.push(`<${subject} ${s.predicate}`);
+    }
+    const next = new Map<string, string>();
+    for (const [blank, lines] of signatures) {
+      const digest = createHash('sha256').update(colours.get(blank)!).update(lines.sort().join('\n'));
+      next.set(blank, `f${digest.digest('hex').slice(0, 16)}`);
+    }
+    colours = next;
+  }
+  return new Map([...colours].map(([blank, colour]) => [blank, `_:${colour}`]));
+}
+
+/** The canonical form of a graph (see CanonicalMethod); the basis of graph hashes and diffs. */
+export async function canonicalGraph(statements: readonly Statement[]): Promise<CanonicalGraph> {
+  if (!statements.some((s) => isBlank(s.subject) || s.objectKind === 'bnode')) {
+    return { method: 'exact', lines: relabel(statements, (b) => b) };
+  }
+  const rdfc = await rdfcLabels(statements);
+  if (rdfc) return { method: 'rdfc1', lines: relabel(statements, (b) => `_:${rdfc.get(b.slice(2))}`) };
+  const fallback = neighbourhoodLabels(statements);
+  return { method: 'fallback', lines: relabel(statements, (b) => fallback.get(b)!) };
+}

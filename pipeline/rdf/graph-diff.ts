@@ -1,0 +1,34 @@
+import type { Statement } from '../core/index.ts';
+import { type CanonicalMethod, canonicalGraph } from './canonical-lines.ts';
+
+/** What changed between two observations of a document, as canonical N-Triples lines. */
+export interface GraphDiff {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  /** The weaker of the two canonicalisation methods; `fallback` means the diff is approximate. */
+  readonly method: CanonicalMethod;
+}
+
+const STRENGTH: Readonly<Record<CanonicalMethod, number>> = { exact: 2, rdfc1: 1, fallback: 0 };
+
+/**
+ * Triples added and removed between two statement sets, for changes.parquet. Both graphs are
+ * canonicalised on their own (canonicalGraph), so blank nodes whose canonical labels agree are
+ * the same: relabelling or reordering gives an empty diff, and a change in an IRI-only part
+ * shows as exactly that triple. A change that touches a blank node's neighbourhood changes its
+ * canonical label (and with RDFC-1.0 possibly others'), so every triple of the affected blank
+ * nodes shows as removed and added: a diff counts changed lines, not a minimal edit.
+ */
+export async function diffStatements(
+  before: readonly Statement[],
+  after: readonly Statement[],
+): Promise<GraphDiff> {
+  const [old, now] = await Promise.all([canonicalGraph(before), canonicalGraph(after)]);
+  const oldLines = new Set(old.lines);
+  const nowLines = new Set(now.lines);
+  return {
+    added: now.lines.filter((l) => !oldLines.has(l)),
+    removed: old.lines.filter((l) => !nowLines.has(l)),
+    method: STRENGTH[old.method] <= STRENGTH[now.method] ? old.method : now.method,
+  };
+}

@@ -1,0 +1,63 @@
+import type { Statement } from '../core/index.ts';
+import { escapeIri, escapeLiteral } from './nquads-escape.ts';
+import { XSD_STRING } from './rdf-terms.ts';
+
+/** The object term of a statement in N-Triples/N-Quads syntax. */
+function objectTerm(s: Statement): string {
+  if (s.objectKind === 'iri') return `<${escapeIri(s.object)}>`;
+  if (s.objectKind === 'bnode') return s.object;
+  const lexical = `"${escapeLiteral(s.object)}"`;
+  if (s.lang !== null) return `${lexical}@${s.lang}`;
+  return s.datatype === null || s.datatype === XSD_STRING
+    ? lexical
+    : `${lexical}^^<${escapeIri(s.datatype)}>`;
+}
+
+function subjectTerm(s: Statement): string {
+  return s.subject.charCodeAt(0) === 0x5f ? s.subject : `<${escapeIri(s.subject)}>`;
+}
+
+/** One statement as an N-Triples line without the final newline (the form hashed and diffed). */
+export function ntriplesLine(s: Statement): string {
+  return `${subjectTerm(s)} <${escapeIri(s.predicate)}> ${objectTerm(s)} .`;
+}
+
+/**
+ * One document's statements as N-Quads text, every line in graph `graph` (the document URL).
+ * Simple literals are written without `^^xsd:string`, as canonical N-Quads has them.
+ */
+export function serializeNQuads(statements: readonly Statement[], graph: string): string {
+  const tail = ` <${escapeIri(graph)}> .\n`;
+  let out = '';
+  for (const s of statements) out += `${subjectTerm(s)} <${escapeIri(s.predicate)}> ${objectTerm(s)}${tail}`;
+  return out;
+}
+
+/** Where N-Quads go: a Node writable (a file, a gzip stream). */
+export interface NQuadsSink {
+  write(chunk: string): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  end(callback?: () => void): unknown;
+}
+
+/** A streaming N-Quads writer: one chunk per document, waiting for the sink when it is full. */
+export interface NQuadsWriter {
+  /** Writes one document's statements in its graph; resolves when the sink can take more. */
+  writeDocument(statements: readonly Statement[], graph: string): Promise<void>;
+  /** Ends the sink; resolves when it has flushed. */
+  end(): Promise<void>;
+}
+
+/** Creates a writer over `sink` that respects its backpressure. */
+export function createNQuadsWriter(sink: NQuadsSink): NQuadsWriter {
+  return {
+    writeDocument(statements, graph) {
+      if (statements.length === 0) return Promise.resolve();
+      if (sink.write(serializeNQuads(statements, graph))) return Promise.resolve();
+      return new Promise((resolve) => sink.once('drain', resolve));
+    },
+    end() {
+      return new Promise((resolve) => sink.end(resolve));
+    },
+  };
+}

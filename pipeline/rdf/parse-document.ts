@@ -1,0 +1,85 @@
+import type { ParseResult, RdfFormat, Statement } from '../core/index.ts';
+import { decodeBody } from './decode-body.ts';
+import { formatForMediaType, parseContentType } from './media-type.ts';
+import { publishesRdfa } from './rdfa-rule.ts';
+import { sniffFormats } from './sniff.ts';
+import { createStatementBuilder } from './statement-builder.ts';
+import type { ContextLoader } from './syntax-parser.ts';
+import { SYNTAX_PARSERS } from './syntax-parsers.ts';
+
+/** One fetched body, as the crawler hands it over. */
+export interface DocumentInput {
+  readonly body: Uint8Array;
+  /** The Content-Type header as served, or null. */
+  readonly contentType: string | null;
+  /** Final URL of the document: base IRI and the key of its blank-node labels. */
+  readonly documentUrl: string;
+  /** Loads remote JSON-LD contexts; without it a remote context fails the document. */
+  readonly loadContext?: ContextLoader;
+}
+
+interface Attempt {
+  readonly format: RdfFormat;
+  readonly statements: Statement[];
+  readonly error: string | null;
+}
+
+/**
+ * Parses a document in whatever RDF syntax it is in. The declared syntax is tried first, then
+ * the sniffed candidates (see sniff.ts) until one reads the whole body:
+ * - the first attempt without a syntax error wins, provided it is RDF: statements from the
+ *   declared syntax count even when there are none (an empty Turtle file is Turtle), a sniffed
+ *   syntax must yield at least one statement, RDFa must pass the RDFa rule (rdfa-rule.ts);
+ * - failing that, the attempt that got furthest (most statements before its error) wins with
+ *   error `parse`; a declared syntax that the content also looks like, failing at its first
+ *   statement, is a `parse` error too;
+ * - otherwise the body is `not_rdf` with format null.
+ */
+export async function parseDocument(input: DocumentInput): Promise<ParseResult> {
+  const { mediaType, charset } = parseContentType(input.contentType);
+  const declared = formatForMediaType(mediaType);
+  const text = decodeBody(input.body, charset);
+  const sniffed = sniffFormats(text);
+  const candidates = declared ? [declared, ...sniffed.filter((f) => f !== declared)] : sniffed;
+  const failures: Attempt[] = [];
+  for (const format of candidates) {
+    const builder = createStatementBuilder(input.documentUrl);
+    const error = await SYNTAX_PARSERS[format]({
+      text,
+      baseIri: input.documentUrl,
+      builder,
+      loadContext: input.loadContext,
+      mediaType,
+    });
+    const attempt = { format, statements: builder.statements, error };
+    if (format === 'rdfa' ? publishesRdfa(attempt.statements) : error === null) {
+      if (format === declared || attempt.statements.length > 0) {
+        return { format, statements: attempt.statements, error: null, errorMessage: null };
+      }
+    } else if (format !== 'rdfa') failures.push(attempt);
+  }
+  const furthest = failures.reduce<Attempt | null>(
+    (best, a) => (a.statements.length > (best?.statements.length ?? 0) ? a : best),
+    null,
+  );
+  const declaredFailure = failures.find((a) => a.format === declared && sniffed.includes(a.format));
+  const failure = furthest ?? declaredFailure;
+  if (failure) {
+    return {
+      format: failure.format,
+      statements: failure.statements,
+      error: 'parse',
+      errorMessage: `${failure.format}: ${failure.error}`,
+    };
+  }
+  return {
+    format: null,
+    statements: [],
+    error: 'not_rdf',
+    errorMessage: notRdfMessage(mediaType, candidates),
+  };
+}
+
+function notRdfMessage(mediaType: string | null, tried: readonly RdfFormat[]): string {
+  return `no RDF found (served as ${mediaType ?? 'no type'}; tried ${tried.join(', ')})`;
+}

@@ -1,0 +1,17 @@
+import { RdfaParser } from 'rdfa-streaming-parser';
+import { driveStreamParser } from './stream-parser.ts';
+import type { SyntaxInput } from './syntax-parser.ts';
+
+/**
+ * RDFa in HTML or XHTML. The profile follows the served type when it names (X)HTML and the
+ * markup otherwise: an XML declaration or XHTML namespace means XHTML, anything else HTML.
+ */
+export function parseRdfa({ text, baseIri, builder, mediaType }: SyntaxInput): Promise<string | null> {
+  const contentType =
+    mediaType === 'application/xhtml+xml' || mediaType === 'text/html'
+      ? mediaType
+      : /^\s*<\?xml|xmlns="http:\/\/www\.w3\.org\/1999\/xhtml"/.test(text.slice(0, 2048))
+        ? 'application/xhtml+xml'
+        : 'text/html';
+  return driveStreamParser(new RdfaParser({ baseIRI: baseIri, contentType }), text, builder);
+}

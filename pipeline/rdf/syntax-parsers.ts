@@ -1,0 +1,18 @@
+import type { RdfFormat } from '../core/index.ts';
+import { parseJsonLd } from './parse-jsonld.ts';
+import { n3FamilyParser } from './parse-n3-family.ts';
+import { parseRdfa } from './parse-rdfa.ts';
+import { parseRdfXml } from './parse-rdfxml.ts';
+import type { SyntaxParser } from './syntax-parser.ts';
+
+/** The adapter for each syntax the observatory reads. */
+export const SYNTAX_PARSERS: Readonly<Record<RdfFormat, SyntaxParser>> = {
+  rdfxml: parseRdfXml,
+  turtle: n3FamilyParser('Turtle'),
+  ntriples: n3FamilyParser('N-Triples'),
+  nquads: n3FamilyParser('N-Quads'),
+  trig: n3FamilyParser('TriG'),
+  n3: n3FamilyParser('N3'),
+  jsonld: parseJsonLd,
+  rdfa: parseRdfa,
+};
