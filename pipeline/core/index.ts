@@ -32,3 +32,4 @@ export type {
   SnapshotKind,
   Statement,
 } from './types.ts';
+export { readUriList } from './uri-list.ts';

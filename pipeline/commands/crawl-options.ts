@@ -1,0 +1,117 @@
+import { type Command, Option } from 'commander';
+import type { Clock, CrawlConfig, Logger } from '../core/index.ts';
+import {
+  CRAWL_DEFAULTS,
+  clockStartingAt,
+  crawlConfig,
+  createLogger,
+  invalidInput,
+  parseDuration,
+  parseInstant,
+  parseResolveRule,
+  systemClock,
+} from '../core/index.ts';
+import type { PolicyName } from '../crawl/index.ts';
+import { POLICY_NAMES } from '../crawl/index.ts';
+
+/** The options every crawling command shares, as commander hands them over. */
+export interface CrawlCliOptions {
+  resolve: string[];
+  allowPrivate: boolean;
+  delay: string;
+  perPld: string;
+  concurrency: string;
+  timeout: string;
+  maxBytes: string;
+  maxRedirects: string;
+  userAgent?: string;
+  policy: string;
+  now?: string;
+  log?: string;
+  logLevel: string;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Adds the crawler's options (politeness, limits, routing, clock, logs) to a command. */
+export function addCrawlOptions(command: Command): Command {
+  return command
+    .option(
+      '--resolve <HOST=ADDR:PORT>',
+      "route a host to an address, like curl's (* for every host)",
+      collect,
+      [],
+    )
+    .option('--allow-private', 'allow loopback and private addresses (the simulated Web, tests)', false)
+    .option(
+      '--delay <seconds>',
+      'minimum gap between request starts to one pay-level domain',
+      String(CRAWL_DEFAULTS.delayMs / 1000),
+    )
+    .option('--per-pld <n>', 'requests in flight at once per pay-level domain', String(CRAWL_DEFAULTS.perPld))
+    .option('--concurrency <n>', 'fetches in flight at once', String(CRAWL_DEFAULTS.concurrency))
+    .option('--timeout <duration>', 'limit for a whole fetch', `${CRAWL_DEFAULTS.timeoutMs / 1000}s`)
+    .option('--max-bytes <n>', 'limit on decompressed response bytes', String(CRAWL_DEFAULTS.maxBytes))
+    .option('--max-redirects <n>', 'redirect hops followed at most', String(CRAWL_DEFAULTS.maxRedirects))
+    .option('--user-agent <text>', 'User-Agent header (must contain our product token)')
+    .addOption(
+      new Option('--policy <name>', 'which ready PLD a free slot serves')
+        .choices(POLICY_NAMES)
+        .default('longest-first'),
+    )
+    .option('--now <iso>', 'logical start time of this run (the demo and tests run on a virtual clock)')
+    .option('--log <file>', 'write structured JSON logs to this file (default: stderr)')
+    .option('--log-level <level>', 'log level: fatal, error, warn, info, debug, silent', 'warn');
+}
+
+function integer(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n)) throw invalidInput(name, 'a whole number', text);
+  return n;
+}
+
+/** Everything a crawling command needs, validated once. */
+export interface CrawlSetup {
+  readonly config: CrawlConfig;
+  readonly policy: PolicyName;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/** Validates the shared crawl options into a frozen config, a clock and a logger. */
+export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
+  const delaySeconds = Number(o.delay);
+  if (!Number.isFinite(delaySeconds) || delaySeconds < 0) {
+    throw invalidInput('--delay', 'a number of seconds of at least 0 (fractions allowed)', o.delay);
+  }
+  const config = crawlConfig({
+    resolve: o.resolve.map(parseResolveRule),
+    allowPrivate: o.allowPrivate,
+    delayMs: Math.round(delaySeconds * 1000),
+    perPld: integer('--per-pld', o.perPld),
+    concurrency: integer('--concurrency', o.concurrency),
+    timeoutMs: parseDuration(o.timeout, '--timeout'),
+    maxBytes: integer('--max-bytes', o.maxBytes),
+    maxRedirects: integer('--max-redirects', o.maxRedirects),
+    ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+  });
+  const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;
+  const logger = createLogger({ level: o.logLevel, file: o.log });
+  return { config, policy: o.policy as PolicyName, clock, logger };
+}
+
+/** An AbortSignal that fires on the first SIGINT/SIGTERM, so a crawl stops cleanly and can resume. */
+export function stopSignal(): AbortSignal {
+  const controller = new AbortController();
+  const stop = (sig: string) => {
+    process.stderr.write(
+      `\nobservatory: ${sig}: finishing fetches in flight (again to quit now); run the same command to resume\n`,
+    );
+    controller.abort();
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  return controller.signal;
+}

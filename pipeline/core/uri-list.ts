@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises';
+import { ObservatoryError } from './errors.ts';
+import { normaliseIri } from './iri.ts';
+
+/**
+ * Reads a URI list (seeds, kernel, estimate input): one URI a line, `#` starts a comment, blank
+ * lines ignored. URIs are normalised and deduplicated in order; a line that is not an http(s)
+ * URI is an error naming the file and line, since a silently dropped seed skews a whole crawl.
+ */
+export async function readUriList(file: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : (cause as Error).message;
+    throw new ObservatoryError('invalid_input', `cannot read URI list ${file}: ${why}`, { cause });
+  }
+  const urls = new Set<string>();
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.replace(/(^|\s)#.*$/, '').trim();
+    if (line === '') return;
+    const url = normaliseIri(line);
+    if (!url) {
+      throw new ObservatoryError(
+        'invalid_input',
+        `${file}:${i + 1}: expected an http(s) URI, got ${JSON.stringify(line)}`,
+      );
+    }
+    urls.add(url);
+  });
+  return [...urls];
+}

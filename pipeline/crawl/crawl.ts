@@ -1,0 +1,305 @@
+import type {
+  Clock,
+  CrawlConfig,
+  CrawlSegment,
+  DocumentRecord,
+  FetchResult,
+  Logger,
+  Progress,
+  Statement,
+} from '../core/index.ts';
+import { normaliseIri, ObservatoryError } from '../core/index.ts';
+import { type ContextLoader, extractLinks } from '../rdf/index.ts';
+import { CrawlStats, type CrawlStatsSnapshot } from './crawl-stats.ts';
+import { processFetch } from './document.ts';
+import { Frontier, type RoundUrl } from './frontier.ts';
+import { type Journal, openJournal } from './journal.ts';
+import { type PolicyName, type ReadyPld, rankReady } from './policy.ts';
+
+/** What the crawl needs from the web stage: polite fetches, and when each PLD may be asked again. */
+export interface CrawlFetcher {
+  fetchDocument(url: string, signal?: AbortSignal): Promise<FetchResult>;
+  /** Earliest clock time at which a request to `pld` may start. */
+  readyAt(pld: string): number;
+  /** The PLD's effective delay between request starts (ours, or its robots.txt Crawl-delay). */
+  delayFor(pld: string): number;
+}
+
+/** What to crawl: the seeds (round 0) and how far to go from them. */
+export interface CrawlPlan {
+  readonly seeds: readonly string[];
+  /** Links are followed from documents whose depth is below this (2 = a 2-hop crawl). */
+  readonly maxDepth: number;
+  /** Documents fetched at most, seeds included. */
+  readonly maxDocuments: number;
+  /** Rounds at most (round 0 holds the seeds). */
+  readonly maxRounds: number;
+  /** The segment a document at this depth belongs to. */
+  segmentFor(depth: number): CrawlSegment;
+}
+
+export interface CrawlOptions {
+  readonly plan: CrawlPlan;
+  readonly config: CrawlConfig;
+  readonly policy: PolicyName;
+  readonly fetcher: CrawlFetcher;
+  /** Folder of the crawl's journal; a rerun with the same folder resumes. */
+  readonly dir: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly progress?: Progress;
+  readonly loadContext?: ContextLoader;
+  /** Aborting stops new fetches; fetches in flight finish and are journaled, so a rerun resumes. */
+  readonly signal?: AbortSignal;
+}
+
+export interface CrawlResult {
+  /** False when the crawl was stopped by the signal before it finished. */
+  readonly complete: boolean;
+  readonly stats: CrawlStatsSnapshot;
+  readonly dir: string;
+}
+
+/** The seeds as round-0 URLs: normalised, http(s) only, first occurrence kept. */
+function seedUrls(seeds: readonly string[]): RoundUrl[] {
+  const urls = new Set<string>();
+  for (const seed of seeds) {
+    const url = normaliseIri(seed.trim());
+    if (url) urls.add(url);
+  }
+  return [...urls].map((url) => [url, 0] as const);
+}
+
+/** One crawl as a small state machine over the frontier; the journal makes every step replayable. */
+class CrawlRun {
+  private readonly frontier = new Frontier();
+  private readonly stats = new CrawlStats();
+  private readonly inflightByPld = new Map<string, number>();
+  private readonly lastServed = new Map<string, number>();
+  private readonly inflight = new Set<Promise<void>>();
+  private serveSeq = 0;
+  private round = -1;
+  private failure: unknown = null;
+  private wake: (() => void) | null = null;
+  private lastEarlyCheck = Number.NEGATIVE_INFINITY;
+
+  private readonly o: CrawlOptions;
+  private readonly journal: Journal;
+
+  constructor(options: CrawlOptions, journal: Journal) {
+    this.o = options;
+    this.journal = journal;
+  }
+
+  replay(): boolean {
+    const { plan } = this.o;
+    let ended = false;
+    for (const line of this.journal.replay) {
+      if (line.t === 'round') {
+        this.round = line.round;
+        this.frontier.assign(line.urls, line.round);
+      } else if (line.t === 'doc') {
+        this.frontier.markDone(line.record.url);
+        this.afterDocument(line.record.url, line.depth, line.record, line.statements, plan.maxDepth);
+      } else {
+        ended = true;
+      }
+    }
+    return ended;
+  }
+
+  async run(): Promise<boolean> {
+    const { plan, config, signal } = this.o;
+    if (this.round < 0) this.beginRound(0, seedUrls(plan.seeds).slice(0, plan.maxDocuments));
+    while (!signal?.aborted && this.failure === null) {
+      this.fill();
+      if (this.frontier.queued === 0 && this.inflight.size === 0) {
+        if (!this.nextRound()) break;
+        continue;
+      }
+      if (this.shouldEndRoundEarly()) {
+        this.nextRound();
+        continue;
+      }
+      await this.waitForChange(config.delayMs);
+      this.reportProgress();
+    }
+    await Promise.all(this.inflight);
+    if (this.failure !== null) throw this.failure;
+    this.reportProgress(true);
+    const complete = !signal?.aborted;
+    if (complete) this.journal.append({ t: 'end' });
+    return complete;
+  }
+
+  result(complete: boolean): CrawlResult {
+    return { complete, stats: this.stats.snapshot(), dir: this.o.dir };
+  }
+
+  private budget(): number {
+    return this.o.plan.maxDocuments - this.stats.done - this.frontier.queued - this.inflight.size;
+  }
+
+  private beginRound(round: number, urls: readonly RoundUrl[]): void {
+    this.round = round;
+    this.frontier.assign(urls, round);
+    this.journal.append({ t: 'round', round, urls });
+    this.o.logger.info({ round, joined: urls.length, queued: this.frontier.queued }, 'round started');
+  }
+
+  private nextRound(): boolean {
+    const { plan } = this.o;
+    if (this.round + 1 >= plan.maxRounds) return false;
+    const round = this.round + 1;
+    const joined = this.frontier.startRound(round, plan.maxDepth, this.budget());
+    if (joined.length === 0 && this.frontier.queued === 0) return false;
+    this.round = round;
+    this.journal.append({ t: 'round', round, urls: joined });
+    this.o.logger.info({ round, joined: joined.length, queued: this.frontier.queued }, 'round started');
+    return true;
+  }
+
+  /**
+   * The observatory paper's round rule: once the seeds are done (round 0 always runs out) and
+   * fewer PLDs stay active than there are fetch slots, the rest of the round moves to the next
+   * one, so that the next round's PLDs fill the idle slots. Only worth it when the next round
+   * brings PLDs that are not active now. Checked at most once a second (it scans candidates).
+   */
+  private shouldEndRoundEarly(): boolean {
+    const { plan, config, clock } = this.o;
+    if (this.round < 1 || this.round + 1 >= plan.maxRounds || this.budget() <= 0) return false;
+    const active = this.frontier.activePlds();
+    if (active.length >= config.concurrency) return false;
+    const now = clock.now();
+    if (now - this.lastEarlyCheck < 1000) return false;
+    this.lastEarlyCheck = now;
+    const incoming = this.frontier.candidatePlds(plan.maxDepth);
+    for (const pld of active) incoming.delete(pld);
+    return incoming.size > 0;
+  }
+
+  /** Starts fetches on the best ready PLDs until the slots are full or nothing is ready. */
+  private fill(): void {
+    const { config, fetcher, clock, policy } = this.o;
+    let free = config.concurrency - this.inflight.size;
+    if (free <= 0 || this.o.signal?.aborted) return;
+    const now = clock.now();
+    const ready: ReadyPld[] = [];
+    for (const pld of this.frontier.activePlds()) {
+      if ((this.inflightByPld.get(pld) ?? 0) >= config.perPld) continue;
+      if (fetcher.readyAt(pld) > now) continue;
+      ready.push({
+        pld,
+        queued: this.frontier.queuedFor(pld),
+        delayMs: fetcher.delayFor(pld),
+        lastServed: this.lastServed.get(pld) ?? 0,
+      });
+    }
+    for (const { pld } of rankReady(policy, ready)) {
+      if (free-- <= 0) break;
+      const next = this.frontier.take(pld);
+      if (next) this.start(pld, next.url, next.depth);
+    }
+  }
+
+  private start(pld: string, url: string, depth: number): void {
+    this.inflightByPld.set(pld, (this.inflightByPld.get(pld) ?? 0) + 1);
+    this.lastServed.set(pld, ++this.serveSeq);
+    const task = this.fetchOne(url, depth)
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.inflightByPld.set(pld, (this.inflightByPld.get(pld) ?? 1) - 1);
+        this.inflight.delete(task);
+        this.wake?.();
+      });
+    this.inflight.add(task);
+  }
+
+  private async fetchOne(url: string, depth: number): Promise<void> {
+    const { plan, fetcher, loadContext, logger } = this.o;
+    const fetched = await fetcher.fetchDocument(url);
+    const doc = await processFetch(
+      fetched,
+      { segment: plan.segmentFor(depth), round: this.round },
+      loadContext,
+    );
+    this.journal.append({ t: 'doc', depth, record: doc.record, statements: doc.statements });
+    this.afterDocument(url, depth, doc.record, doc.statements, plan.maxDepth);
+    logger.debug(
+      { url, status: doc.record.status, error: doc.record.error, statements: doc.record.statements },
+      'fetched',
+    );
+  }
+
+  private afterDocument(
+    url: string,
+    depth: number,
+    record: DocumentRecord,
+    statements: readonly Statement[],
+    maxDepth: number,
+  ): void {
+    this.stats.add(record);
+    for (const hop of record.redirects) this.frontier.markSeen(hop.to, depth);
+    if (depth >= maxDepth) return;
+    for (const link of extractLinks(statements)) {
+      if (link !== url && link !== record.finalUrl) this.frontier.discover(link, depth);
+    }
+  }
+
+  private async waitForChange(fallbackMs: number): Promise<void> {
+    const { fetcher, clock, config } = this.o;
+    let until = Number.POSITIVE_INFINITY;
+    if (this.inflight.size < config.concurrency) {
+      for (const pld of this.frontier.activePlds()) {
+        if ((this.inflightByPld.get(pld) ?? 0) < config.perPld) until = Math.min(until, fetcher.readyAt(pld));
+      }
+    }
+    const waitMs = Number.isFinite(until) ? Math.max(1, until - clock.now()) : fallbackMs || 50;
+    const stop = new AbortController();
+    const changed = new Promise<void>((resolve) => {
+      this.wake = resolve;
+    });
+    const onAbort = () => stop.abort();
+    this.o.signal?.addEventListener('abort', onAbort, { once: true });
+    await Promise.race([changed, clock.sleep(Math.min(waitMs, 1000), stop.signal).catch(() => {})]);
+    stop.abort();
+    this.o.signal?.removeEventListener('abort', onAbort);
+    this.wake = null;
+  }
+
+  private reportProgress(final = false): void {
+    const progress = this.o.progress;
+    if (!progress) return;
+    const state = {
+      done: this.stats.done,
+      total: this.stats.done + this.frontier.queued + this.inflight.size,
+      extra: {
+        round: this.round,
+        plds: this.frontier.activePlds().length,
+        errors: this.stats.topErrors() || '0',
+      },
+    };
+    if (final) progress.finish(state);
+    else progress.update(state);
+  }
+}
+
+/**
+ * Runs (or resumes) one breadth-first crawl: rounds over per-PLD queues, every finished fetch
+ * journaled before it counts. Returns when the plan is exhausted or the signal stops it.
+ */
+export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
+  if (seedUrls(options.plan.seeds).length === 0) {
+    throw new ObservatoryError('invalid_input', 'the crawl has no valid http(s) seed URL');
+  }
+  const journal = openJournal(options.dir);
+  try {
+    const run = new CrawlRun(options, journal);
+    if (run.replay()) return run.result(true);
+    return run.result(await run.run());
+  } finally {
+    journal.close();
+  }
+}

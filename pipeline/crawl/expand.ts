@@ -1,0 +1,150 @@
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
+import type { ContextLoader } from '../rdf/index.ts';
+import { type CrawlFetcher, runCrawl } from './crawl.ts';
+import type { CrawlStatsSnapshot } from './crawl-stats.ts';
+import { isRdfDocument } from './crawl-stats.ts';
+import { readJournalDocuments } from './journal.ts';
+import type { PolicyName } from './policy.ts';
+
+/** A fetcher for one crawl, with the JSON-LD context loader bound to it. */
+export interface CrawlTools {
+  readonly fetcher: CrawlFetcher;
+  readonly loadContext?: ContextLoader;
+}
+
+export interface ExpansionOptions {
+  readonly seeds: readonly string[];
+  /** Independent crawls whose RDF documents are united (the paper used 10). */
+  readonly repeat: number;
+  /** Hops from the seeds (the paper used 2). */
+  readonly hops: number;
+  /** Journals of the crawls go to `<workDir>/crawl-<i>`; a rerun resumes them. */
+  readonly workDir: string;
+  readonly config: CrawlConfig;
+  readonly policy: PolicyName;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Each crawl gets fresh tools: robots.txt and politeness state are per crawl, as on separate runs. */
+  readonly tools: () => CrawlTools;
+  readonly progress?: (crawl: number) => Progress;
+  readonly signal?: AbortSignal;
+}
+
+export interface ExpansionResult {
+  /** False when the signal stopped it; the journals keep what was done. */
+  readonly complete: boolean;
+  /** URIs (as asked for) that dereferenced to RDF in any crawl, sorted. */
+  readonly kernel: readonly string[];
+  readonly crawls: readonly CrawlStatsSnapshot[];
+  /** Kernel URIs per PLD, most first. */
+  readonly plds: ReadonlyArray<{ readonly pld: string; readonly documents: number }>;
+}
+
+/**
+ * The kernel expansion: `repeat` independent breadth-first crawls of `hops` hops from the core
+ * seeds; the kernel is the union of URIs that dereferenced to RDF.
+ */
+export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult> {
+  const kernel = new Map<string, string>();
+  const crawls: CrawlStatsSnapshot[] = [];
+  for (let i = 1; i <= o.repeat; i++) {
+    const dir = join(o.workDir, `crawl-${i}`);
+    const tools = o.tools();
+    o.logger.info({ crawl: i, of: o.repeat, dir }, 'expansion crawl');
+    const result = await runCrawl({
+      plan: {
+        seeds: o.seeds,
+        maxDepth: o.hops,
+        maxRounds: o.hops + 1,
+        maxDocuments: Number.POSITIVE_INFINITY,
+        segmentFor: () => 'expand',
+      },
+      config: o.config,
+      policy: o.policy,
+      fetcher: tools.fetcher,
+      loadContext: tools.loadContext,
+      dir,
+      clock: o.clock,
+      logger: o.logger,
+      progress: o.progress?.(i),
+      signal: o.signal,
+    });
+    if (!result.complete) return { complete: false, kernel: [], crawls, plds: [] };
+    crawls.push(result.stats);
+    for await (const { record } of readJournalDocuments(dir)) {
+      if (isRdfDocument(record)) kernel.set(record.url, record.pld);
+    }
+  }
+  const perPld = new Map<string, number>();
+  for (const pld of kernel.values()) perPld.set(pld, (perPld.get(pld) ?? 0) + 1);
+  return {
+    complete: true,
+    kernel: [...kernel.keys()].sort(),
+    crawls,
+    plds: [...perPld.entries()]
+      .map(([pld, documents]) => ({ pld, documents }))
+      .sort((a, b) => b.documents - a.documents || (a.pld < b.pld ? -1 : 1)),
+  };
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+/** Writes the kernel list and the expansion report (JSON and Markdown) next to it. */
+export async function writeExpansion(
+  result: ExpansionResult,
+  files: { kernel: string; report: string },
+  meta: { seeds: number; startedAt: string; endedAt: string },
+): Promise<void> {
+  const header = `# kernel: ${result.kernel.length} URIs on ${result.plds.length} PLDs, expanded from ${meta.seeds} seeds at ${meta.startedAt}\n`;
+  await writeAtomically(files.kernel, header + result.kernel.join('\n') + '\n');
+  const report = {
+    ...meta,
+    kernel: result.kernel.length,
+    kernelPlds: result.plds.length,
+    crawls: result.crawls,
+    plds: result.plds,
+  };
+  await writeAtomically(files.report, `${JSON.stringify(report, null, 2)}\n`);
+  await writeAtomically(files.report.replace(/\.json$/, '') + '.md', expansionMarkdown(result, meta));
+}
+
+/** The expansion report for people: per crawl and round, the paper's Figures 2-4 as a table. */
+export function expansionMarkdown(
+  result: ExpansionResult,
+  meta: { seeds: number; startedAt: string },
+): string {
+  const rows = result.crawls.flatMap((crawl, i) =>
+    crawl.rounds.map(
+      (r) =>
+        `| ${i + 1} | ${r.round} | ${r.documents} | ${r.rdfDocuments} | ${r.statements} | ${r.plds} | ${r.newPlds} |`,
+    ),
+  );
+  const top = result.plds.slice(0, 25).map((p) => `| ${p.pld} | ${p.documents} |`);
+  return [
+    `# Kernel expansion, ${meta.startedAt}`,
+    '',
+    `${meta.seeds} core seeds, ${result.crawls.length} crawls: kernel of ${result.kernel.length} URIs on ${result.plds.length} PLDs.`,
+    '',
+    '| crawl | round | documents | RDF documents | statements | PLDs | new PLDs |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+    '## Kernel URIs per PLD (top 25)',
+    '',
+    '| PLD | URIs |',
+    '| --- | ---: |',
+    ...top,
+    '',
+  ].join('\n');
+}
+
+/** Removes the expansion's journals once the kernel is written. */
+export async function removeExpansionWork(workDir: string): Promise<void> {
+  await rm(workDir, { recursive: true, force: true });
+}

@@ -1,0 +1,11 @@
+/** The crawl stage: frontier, breadth-first rounds, journal and resume, kernel expansion. */
+export type { CrawlFetcher, CrawlOptions, CrawlPlan, CrawlResult } from './crawl.ts';
+export { runCrawl } from './crawl.ts';
+export type { CrawlStatsSnapshot, RoundStats } from './crawl-stats.ts';
+export { isRdfDocument } from './crawl-stats.ts';
+export type { CrawlTools, ExpansionOptions, ExpansionResult } from './expand.ts';
+export { expansionMarkdown, removeExpansionWork, runExpansion, writeExpansion } from './expand.ts';
+export type { JournalLine } from './journal.ts';
+export { JOURNAL_FILE, openJournal, readJournalDocuments } from './journal.ts';
+export type { PolicyName } from './policy.ts';
+export { POLICY_NAMES } from './policy.ts';

@@ -1,0 +1,30 @@
+/**
+ * Which ready PLD a free fetch slot serves next. The crawl's makespan is bounded below by the
+ * busiest PLD (requests x delay), so the default serves the PLD with the most remaining work
+ * first (longest-processing-time first): it never lets a long queue idle while short ones run.
+ * Round-robin is the classic behaviour, kept for comparison.
+ */
+export type PolicyName = 'longest-first' | 'round-robin';
+
+export const POLICY_NAMES: readonly PolicyName[] = ['longest-first', 'round-robin'];
+
+/** What a policy sees of a PLD that could be served now. */
+export interface ReadyPld {
+  readonly pld: string;
+  /** URLs of this PLD queued in the current round. */
+  readonly queued: number;
+  /** The PLD's effective delay between request starts (ms). */
+  readonly delayMs: number;
+  /** Sequence number of the last time this PLD was served (0 = never). */
+  readonly lastServed: number;
+}
+
+/** Orders ready PLDs, best first, for the named policy. */
+export function rankReady(policy: PolicyName, ready: ReadyPld[]): ReadyPld[] {
+  if (policy === 'round-robin') {
+    return ready.sort((a, b) => a.lastServed - b.lastServed || (a.pld < b.pld ? -1 : 1));
+  }
+  return ready.sort(
+    (a, b) => b.queued * b.delayMs - a.queued * a.delayMs || b.queued - a.queued || (a.pld < b.pld ? -1 : 1),
+  );
+}
