@@ -1,0 +1,16 @@
+/** A seeded uniform generator in [0, 1) (mulberry32): synthetic histories must be reproducible. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** An exponential variate with the given mean. */
+export function exponential(random: () => number, mean: number): number {
+  return -Math.log(1 - random()) * mean;
+}

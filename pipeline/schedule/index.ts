@@ -1,0 +1,47 @@
+export { BUCKETS, bucketOf } from './evaluation/buckets.ts';
+export type { BudgetPoint } from './evaluation/budget.ts';
+export { logGrid, matchBudget, scaledStrategy, sweepBudget } from './evaluation/budget.ts';
+export type { Evaluation, StrategyResult } from './evaluation/evaluate.ts';
+export { documentBuckets, evaluate, evaluateStrategy } from './evaluation/evaluate.ts';
+export type { MonthlyCounts, ReplaySettings } from './evaluation/replay.ts';
+export { replay } from './evaluation/replay.ts';
+export type { Tally } from './evaluation/tally.ts';
+export { emptyTally, precision, recall } from './evaluation/tally.ts';
+export { changeHistory } from './histories/change-history.ts';
+export type { SyntheticKind, SyntheticOptions } from './histories/synthetic.ts';
+export { SYNTHETIC_BUCKETS, SYNTHETIC_KINDS, syntheticHistories } from './histories/synthetic.ts';
+export type { ChangeHistory } from './histories/types.ts';
+export { irregularRate, regularRate } from './strategies/change-rate.ts';
+export type { StreakState } from './strategies/change-streak.ts';
+export { dynLookBack, dynStrategy, fixStrategy } from './strategies/change-streak.ts';
+export type { DyldoState } from './strategies/dyldo.ts';
+export {
+  DYLDO_DOWN_AFTER,
+  dyldoStrategy,
+  intervalForLevel,
+  levelForInterval,
+  MAX_LEVEL,
+  SLOT_MS,
+  SLOTS_PER_WEEK,
+  slotsForLevel,
+} from './strategies/dyldo.ts';
+export { goldStrategy, weekStrategy } from './strategies/fixed.ts';
+export {
+  adjustByRate,
+  clampInterval,
+  DAY,
+  HOUR,
+  MONTH,
+  PAPER_BOUNDS,
+  PAPER_INITIAL_INTERVAL,
+  WEEK,
+  YEAR,
+} from './strategies/intervals.ts';
+export type { MarkovState } from './strategies/markov.ts';
+export { stateOneStrategy, stateTwoStrategy } from './strategies/markov.ts';
+export { historyOf, ObservationLog } from './strategies/observation-log.ts';
+export type { RateOptions, RateState } from './strategies/rate-allocation.ts';
+export { RATE_DEFAULTS, rateStrategy } from './strategies/rate-allocation.ts';
+export { defaultStrategy, PUBLISHED_STRATEGIES, STRATEGIES, strategyByName } from './strategies/registry.ts';
+export type { Bounds, Decision, DecisionInput, History, Strategy, Truth } from './strategies/types.ts';
+export { windowHalfStrategy, windowTenStrategy } from './strategies/window.ts';
