@@ -34,6 +34,8 @@ export interface CrawlConfig {
   readonly robotsMaxBytes: number;
   /** How long a fetched robots.txt is trusted, in milliseconds (RFC 9309: at most 24 h). */
   readonly robotsTtlMs: number;
+  /** How long a robots.txt that answered 5xx/429 or was unreachable blocks its authority before we ask again. */
+  readonly robotsUnavailableTtlMs: number;
   /** Attempts for a fetch whose error says retry (5xx, 429, reset, timeout), first included. */
   readonly maxAttempts: number;
   readonly resolve: readonly ResolveRule[];
@@ -53,6 +55,7 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   crawlDelayCapMs: 60_000,
   robotsMaxBytes: 500 * 1024,
   robotsTtlMs: 24 * 3_600_000,
+  robotsUnavailableTtlMs: 10 * 60_000,
   maxAttempts: 2,
   resolve: Object.freeze([]),
   allowPrivate: false,
@@ -85,7 +88,9 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
   ] as const) {
     positiveInteger(k, c[k]);
   }
-  for (const k of ['delayMs', 'timeoutMs', 'crawlDelayCapMs', 'robotsTtlMs'] as const) nonNegative(k, c[k]);
+  for (const k of ['delayMs', 'timeoutMs', 'crawlDelayCapMs', 'robotsTtlMs', 'robotsUnavailableTtlMs'] as const) {
+    nonNegative(k, c[k]);
+  }
   if (c.timeoutMs === 0) throw invalidInput('timeoutMs', 'a positive number of milliseconds', c.timeoutMs);
   if (typeof c.userAgent !== 'string' || !c.userAgent.includes(c.productToken)) {
     throw invalidInput(

@@ -1,0 +1,130 @@
+import type { Readable } from 'node:stream';
+import { type Dispatcher, request } from 'undici';
+import {
+  type Clock,
+  type CrawlConfig,
+  type ErrorCode,
+  ObservatoryError,
+  payLevelDomain,
+} from '../core/index.ts';
+import { ACCEPT_ENCODING } from './accept.ts';
+import { decodeBody, type OverLimit } from './decode-body.ts';
+import { toObservatoryError } from './network-error.ts';
+import { type PldStats, recordRequest } from './pld-stats.ts';
+import type { PolitenessGate } from './politeness-gate.ts';
+
+/** What every request needs from the fetcher that owns it. */
+export interface WebContext {
+  readonly config: CrawlConfig;
+  readonly clock: Clock;
+  readonly gate: PolitenessGate;
+  readonly dispatcher: Dispatcher;
+  readonly stats: Map<string, PldStats>;
+}
+
+/** How to send one request and what to do with its body. */
+export interface ExchangeOptions {
+  readonly accept: string;
+  readonly maxBytes: number;
+  readonly overLimit: OverLimit;
+  /** Counted apart in the statistics. */
+  readonly robots: boolean;
+}
+
+/** One HTTP response: status, lower-cased headers, decoded body (empty for redirects). */
+export interface Exchange {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  readonly truncated: boolean;
+  /** Clock time the request was sent (after the politeness wait). */
+  readonly sentAt: number;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/**
+ * Sends one GET and reads its response, the only place a request leaves the fetcher: it waits at
+ * the politeness gate for the URL's PLD first and holds the permit until the body is read. The
+ * whole exchange (connect, headers, body) is bounded by config.timeoutMs. Network failures throw
+ * an ObservatoryError; every HTTP status is returned. An abort of `signal` rethrows its reason.
+ */
+export async function exchange(
+  ctx: WebContext,
+  url: URL,
+  options: ExchangeOptions,
+  signal?: AbortSignal,
+): Promise<Exchange> {
+  const { config, clock } = ctx;
+  const pld = payLevelDomain(url.hostname);
+  const waitStart = clock.now();
+  const permit = await ctx.gate.acquire(pld, signal);
+  const sentAt = clock.now();
+  const deadline = new AbortController();
+  const timer = new AbortController();
+  clock.sleep(config.timeoutMs, timer.signal).then(
+    () =>
+      deadline.abort(new ObservatoryError('timeout', `no complete response within ${config.timeoutMs} ms`)),
+    () => {},
+  );
+  const abort = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
+  let status: number | null = null;
+  let bytes = 0;
+  let error: ErrorCode | null = null;
+  try {
+    const response = await request(url, {
+      dispatcher: ctx.dispatcher,
+      method: 'GET',
+      signal: abort,
+      headers: {
+        'user-agent': config.userAgent,
+        accept: options.accept,
+        'accept-encoding': ACCEPT_ENCODING,
+      },
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs,
+    });
+    permit.confirm();
+    status = response.statusCode;
+    const headers = flatHeaders(response.headers);
+    if (REDIRECTS.has(status)) {
+      await response.body.dump({ limit: 64 * 1024, signal: abort }).catch(() => {});
+      return { status, headers, body: Buffer.alloc(0), truncated: false, sentAt };
+    }
+    const decoded = await decodeBody(
+      response.body as unknown as Readable,
+      headers['content-encoding'],
+      options.maxBytes,
+      options.overLimit,
+      abort,
+    );
+    bytes = decoded.body.length;
+    return { status, headers, body: decoded.body, truncated: decoded.truncated, sentAt };
+  } catch (thrown) {
+    if (signal?.aborted) throw signal.reason;
+    const failure = deadline.signal.aborted
+      ? (deadline.signal.reason as ObservatoryError)
+      : toObservatoryError(thrown);
+    error = failure.code;
+    throw failure;
+  } finally {
+    timer.abort();
+    permit.release();
+    recordRequest(ctx.stats, pld, {
+      robots: options.robots,
+      bytes,
+      serviceMs: clock.now() - sentAt,
+      waitMs: sentAt - waitStart,
+      status,
+      error,
+    });
+  }
+}

@@ -1,0 +1,154 @@
+import {
+  type ErrorCode,
+  type FetchResult,
+  ObservatoryError,
+  payLevelDomain,
+  type RedirectHop,
+} from '../core/index.ts';
+import { type Exchange, exchange, type WebContext } from './exchange.ts';
+import { retryAfterMs } from './retry-after.ts';
+import type { RobotsCache } from './robots-cache.ts';
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Failures worth a second try within the same fetch (CrawlConfig.maxAttempts). */
+const RETRIED = new Set<ErrorCode>(['http_5xx', 'http_429', 'reset', 'timeout']);
+
+function statusError(status: number): ErrorCode | null {
+  if (status >= 200 && status < 300) return null;
+  if (status === 429) return 'http_429';
+  if (status >= 400 && status < 500) return 'http_4xx';
+  if (status >= 500) return 'http_5xx';
+  return null; // 1xx or a 3xx we do not follow (300, 304): kept as it is, the status column tells
+}
+
+/** The fetch so far, turned into a FetchResult when it ends. */
+interface Progress {
+  readonly url: string;
+  readonly startedAt: number;
+  readonly redirects: RedirectHop[];
+  attempts: number;
+}
+
+function finish(
+  ctx: WebContext,
+  p: Progress,
+  finalUrl: string,
+  response: Exchange | null,
+  error: ErrorCode | null,
+  errorMessage: string | null,
+): FetchResult {
+  return {
+    url: p.url,
+    finalUrl,
+    status: response?.status ?? null,
+    error,
+    errorMessage,
+    headers: response?.headers ?? {},
+    body: response && !REDIRECTS.has(response.status) ? response.body : null,
+    startedAt: p.startedAt,
+    durationMs: ctx.clock.now() - p.startedAt,
+    redirects: p.redirects,
+    attempts: p.attempts,
+  };
+}
+
+/**
+ * Sends one hop's request, again while it fails in a way worth retrying (up to maxAttempts), holding
+ * the PLD back as Retry-After (or a doubling backoff) asks. Returns the last response, or the failure.
+ */
+async function sendWithRetries(
+  ctx: WebContext,
+  p: Progress,
+  url: URL,
+  accept: string,
+  signal?: AbortSignal,
+): Promise<Exchange | ObservatoryError> {
+  const pld = payLevelDomain(url.hostname);
+  for (let attempt = 1; ; attempt++) {
+    p.attempts++;
+    let outcome: Exchange | ObservatoryError;
+    try {
+      outcome = await exchange(
+        ctx,
+        url,
+        { accept, maxBytes: ctx.config.maxBytes, overLimit: 'fail', robots: false },
+        signal,
+      );
+    } catch (error) {
+      if (!(error instanceof ObservatoryError)) throw error; // the caller aborted
+      outcome = error;
+    }
+    const code = outcome instanceof ObservatoryError ? outcome.code : statusError(outcome.status);
+    if (code === null || !RETRIED.has(code) || attempt >= ctx.config.maxAttempts) return outcome;
+    const now = ctx.clock.now();
+    const asked =
+      outcome instanceof ObservatoryError ? null : retryAfterMs(outcome.headers['retry-after'], now);
+    ctx.gate.penalise(pld, now + (asked ?? ctx.gate.delayOf(pld) * 2 ** attempt));
+  }
+}
+
+/**
+ * Fetches one URL the way the observatory must: robots.txt first, then the request, following
+ * 301/302/303/307/308 up to config.maxRedirects with each hop checked again (robots.txt, address
+ * guard, politeness of its own PLD) and recorded. Every failure is a FetchResult with an error
+ * code; only an abort of `signal` rejects.
+ */
+export async function fetchWithRules(
+  ctx: WebContext,
+  robots: RobotsCache,
+  url: string,
+  accept: string,
+  signal?: AbortSignal,
+): Promise<FetchResult> {
+  const p: Progress = { url, startedAt: ctx.clock.now(), redirects: [], attempts: 0 };
+  const first = URL.parse(url);
+  if (!first || !/^https?:$/.test(first.protocol) || first.hostname === '') {
+    return finish(ctx, p, url, null, 'bad_url', `not an http(s) URL: ${url}`);
+  }
+  let current: URL = first;
+  current.hash = '';
+  const visited = new Set([current.href]);
+  for (;;) {
+    const verdict = await robots.check(current, signal);
+    if (verdict !== null) {
+      return finish(ctx, p, current.href, null, verdict, `robots.txt of ${current.origin}: ${verdict}`);
+    }
+    const outcome = await sendWithRetries(ctx, p, current, accept, signal);
+    if (outcome instanceof ObservatoryError)
+      return finish(ctx, p, current.href, null, outcome.code, outcome.message);
+    if (!REDIRECTS.has(outcome.status)) {
+      const error = statusError(outcome.status);
+      return finish(ctx, p, current.href, outcome, error, error ? `HTTP ${outcome.status}` : null);
+    }
+    const location = outcome.headers.location;
+    const next: URL | null = location === undefined ? null : URL.parse(location, current);
+    if (!next || !/^https?:$/.test(next.protocol) || next.hostname === '') {
+      const why = location === undefined ? 'no Location' : `bad Location ${JSON.stringify(location)}`;
+      return finish(ctx, p, current.href, outcome, 'redirect_invalid', `${outcome.status} with ${why}`);
+    }
+    next.hash = '';
+    p.redirects.push({ from: current.href, to: next.href, status: outcome.status, at: outcome.sentAt });
+    if (visited.has(next.href)) {
+      return finish(
+        ctx,
+        p,
+        current.href,
+        outcome,
+        'redirect_loop',
+        `${next.href} is already on the redirect path`,
+      );
+    }
+    if (p.redirects.length > ctx.config.maxRedirects) {
+      return finish(
+        ctx,
+        p,
+        current.href,
+        outcome,
+        'redirect_limit',
+        `more than ${ctx.config.maxRedirects} redirects`,
+      );
+    }
+    visited.add(next.href);
+    current = next;
+  }
+}

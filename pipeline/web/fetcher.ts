@@ -1,0 +1,48 @@
+import { Agent } from 'undici';
+import { type Clock, type CrawlConfig, type FetchResult, systemClock } from '../core/index.ts';
+import { ACCEPT_JSONLD, ACCEPT_RDF } from './accept.ts';
+import type { WebContext } from './exchange.ts';
+import { fetchWithRules } from './fetch-document.ts';
+import { pinnedConnector } from './pinned-connector.ts';
+import type { PldStats } from './pld-stats.ts';
+import { createPolitenessGate, type PolitenessGate } from './politeness-gate.ts';
+import { createRobotsCache } from './robots-cache.ts';
+
+/** The crawler's one door to the Web: polite, robots-aware, guarded fetching for one crawl. */
+export interface Fetcher {
+  /** Fetches a document with RDF content negotiation (see fetchWithRules for the rules). */
+  fetchDocument(url: string, signal?: AbortSignal): Promise<FetchResult>;
+  /** Fetches a JSON-LD context (Accept: application/ld+json) under the same rules, for a context loader. */
+  fetchContext(url: string, signal?: AbortSignal): Promise<FetchResult>;
+  /** The politeness gate every request of this fetcher waits at; ask it `readyAt(pld)` to schedule. */
+  readonly gate: PolitenessGate;
+  /** Statistics per PLD so far (live objects: copy them to keep a snapshot). */
+  stats(): ReadonlyMap<string, Readonly<PldStats>>;
+  /** Closes the connections; the fetcher is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/** A fetcher for one crawl from its validated config; the clock paces politeness and timeouts. */
+export function createFetcher(config: CrawlConfig, clock: Clock = systemClock): Fetcher {
+  const dispatcher = new Agent({
+    connect: pinnedConnector(config),
+    connections: config.perPld,
+    headersTimeout: config.timeoutMs,
+    bodyTimeout: config.timeoutMs,
+  });
+  const ctx: WebContext = {
+    config,
+    clock,
+    gate: createPolitenessGate(config, clock),
+    dispatcher,
+    stats: new Map(),
+  };
+  const robots = createRobotsCache(ctx);
+  return {
+    fetchDocument: (url, signal) => fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal),
+    fetchContext: (url, signal) => fetchWithRules(ctx, robots, url, ACCEPT_JSONLD, signal),
+    gate: ctx.gate,
+    stats: () => ctx.stats,
+    close: () => dispatcher.close(),
+  };
+}

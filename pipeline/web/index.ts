@@ -1,0 +1,14 @@
+/**
+ * The web stage: polite, safe HTTP fetching for the crawler. One fetcher per crawl; every request
+ * it sends (documents, redirect hops, retries, robots.txt, JSON-LD contexts) waits at its
+ * politeness gate. Rules and defaults: docs/crawling.md.
+ */
+export { ACCEPT_ENCODING, ACCEPT_JSONLD, ACCEPT_RDF } from './accept.ts';
+export { isBlockedAddress } from './address-guard.ts';
+export type { Fetcher } from './fetcher.ts';
+export { createFetcher } from './fetcher.ts';
+export type { PldStats } from './pld-stats.ts';
+export type { Permit, PolitenessGate } from './politeness-gate.ts';
+export { createPolitenessGate } from './politeness-gate.ts';
+export type { RobotsPolicy } from './robots-rules.ts';
+export { parseRobots } from './robots-rules.ts';

@@ -1,0 +1,57 @@
+import { type ErrorCode, ObservatoryError } from '../core/index.ts';
+
+// Node, libuv and undici name the same few failures in many ways; the crawler needs one code.
+const BY_SYSTEM_CODE: Readonly<Record<string, ErrorCode>> = {
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  ECONNABORTED: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  UND_ERR_CLOSED: 'reset',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'reset',
+  HPE_INVALID_CONSTANT: 'network',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  EAI_NONAME: 'dns',
+  EAI_NODATA: 'dns',
+  ENODATA: 'dns',
+  ETIMEDOUT: 'timeout',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  Z_DATA_ERROR: 'bad_encoding',
+  Z_BUF_ERROR: 'bad_encoding',
+  ERR__ERROR_FORMAT_ERROR: 'bad_encoding',
+  ERR_BROTLI_DECOMPRESSION_FAILED: 'bad_encoding',
+};
+
+function isTlsCode(code: string): boolean {
+  return (
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('ERR_SSL') ||
+    code.includes('CERT') ||
+    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
+    code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
+  );
+}
+
+/** The first ObservatoryError or system code along an error's cause chain. */
+function codeOf(error: unknown): ErrorCode | null {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof ObservatoryError) return e.code;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (code in BY_SYSTEM_CODE) return BY_SYSTEM_CODE[code];
+      if (isTlsCode(code)) return 'tls';
+      if (code.startsWith('Z_') || code.includes('ZSTD')) return 'bad_encoding';
+    }
+  }
+  return null;
+}
+
+/** Turns whatever a socket, undici or zlib threw into an ObservatoryError with a stable code. */
+export function toObservatoryError(error: unknown): ObservatoryError {
+  if (error instanceof ObservatoryError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ObservatoryError(codeOf(error) ?? 'network', message, { cause: error });
+}
