@@ -30,9 +30,10 @@ interface Attempt {
  * - the first attempt without a syntax error wins, provided it is RDF: statements from the
  *   declared syntax count even when there are none (an empty Turtle file is Turtle), a sniffed
  *   syntax must yield at least one statement, RDFa must pass the RDFa rule (rdfa-rule.ts);
- * - failing that, the attempt that got furthest (most statements before its error) wins with
- *   error `parse`; a declared syntax that the content also looks like, failing at its first
- *   statement, is a `parse` error too;
+ * - failing that, the result is a `parse` error: from the declared syntax when it read at least
+ *   one statement before its error (it did not fail immediately), else from the attempt that got
+ *   furthest (most statements before its error, earliest candidate on ties), else from a declared
+ *   syntax that the content also looks like, failing at its first statement;
  * - otherwise the body is `not_rdf` with format null.
  */
 export async function parseDocument(input: DocumentInput): Promise<ParseResult> {
@@ -62,8 +63,12 @@ export async function parseDocument(input: DocumentInput): Promise<ParseResult> 
     (best, a) => (a.statements.length > (best?.statements.length ?? 0) ? a : best),
     null,
   );
-  const declaredFailure = failures.find((a) => a.format === declared && sniffed.includes(a.format));
-  const failure = furthest ?? declaredFailure;
+  const declaredFailure = failures.find((a) => a.format === declared);
+  const failure =
+    declaredFailure && declaredFailure.statements.length > 0
+      ? declaredFailure
+      : (furthest ??
+        (declaredFailure && sniffed.includes(declaredFailure.format) ? declaredFailure : undefined));
   if (failure) {
     return {
       format: failure.format,
