@@ -1,18 +1,12 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
-import type { ContextLoader } from '../rdf/index.ts';
-import { type CrawlFetcher, runCrawl } from './crawl.ts';
+import { runCrawl } from './crawl.ts';
 import type { CrawlStatsSnapshot } from './crawl-stats.ts';
 import { isRdfDocument } from './crawl-stats.ts';
 import { readJournalDocuments } from './journal.ts';
 import type { PolicyName } from './policy.ts';
-
-/** A fetcher for one crawl, with the JSON-LD context loader bound to it. */
-export interface CrawlTools {
-  readonly fetcher: CrawlFetcher;
-  readonly loadContext?: ContextLoader;
-}
+import { createCrawlTools } from './tools.ts';
 
 export interface ExpansionOptions {
   readonly seeds: readonly string[];
@@ -26,8 +20,6 @@ export interface ExpansionOptions {
   readonly policy: PolicyName;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Each crawl gets fresh tools: robots.txt and politeness state are per crawl, as on separate runs. */
-  readonly tools: () => CrawlTools;
   readonly progress?: (crawl: number) => Progress;
   readonly signal?: AbortSignal;
 }
@@ -51,7 +43,8 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
   const crawls: CrawlStatsSnapshot[] = [];
   for (let i = 1; i <= o.repeat; i++) {
     const dir = join(o.workDir, `crawl-${i}`);
-    const tools = o.tools();
+    // each crawl gets a fresh fetcher: robots.txt and politeness state as on separate runs
+    const tools = createCrawlTools(o.config, o.clock);
     o.logger.info({ crawl: i, of: o.repeat, dir }, 'expansion crawl');
     const result = await runCrawl({
       plan: {
@@ -70,7 +63,7 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
       logger: o.logger,
       progress: o.progress?.(i),
       signal: o.signal,
-    });
+    }).finally(() => tools.close());
     if (!result.complete) return { complete: false, kernel: [], crawls, plds: [] };
     crawls.push(result.stats);
     for await (const { record } of readJournalDocuments(dir)) {

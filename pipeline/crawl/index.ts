@@ -3,9 +3,11 @@ export type { CrawlFetcher, CrawlOptions, CrawlPlan, CrawlResult } from './crawl
 export { runCrawl } from './crawl.ts';
 export type { CrawlStatsSnapshot, RoundStats } from './crawl-stats.ts';
 export { isRdfDocument } from './crawl-stats.ts';
-export type { CrawlTools, ExpansionOptions, ExpansionResult } from './expand.ts';
+export type { ExpansionOptions, ExpansionResult } from './expand.ts';
 export { expansionMarkdown, removeExpansionWork, runExpansion, writeExpansion } from './expand.ts';
 export type { JournalLine } from './journal.ts';
 export { JOURNAL_FILE, openJournal, readJournalDocuments } from './journal.ts';
 export type { PolicyName } from './policy.ts';
 export { POLICY_NAMES } from './policy.ts';
+export type { CrawlTools } from './tools.ts';
+export { createCrawlTools } from './tools.ts';

@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { createProgress, invalidInput, readUriList } from '../core/index.ts';
+import { removeExpansionWork, runExpansion, writeExpansion } from '../crawl/index.ts';
+import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
+
+interface ExpandCliOptions extends CrawlCliOptions {
+  seeds: string;
+  kernel: string;
+  report?: string;
+  repeat: string;
+  hops: string;
+  work?: string;
+  keepWork: boolean;
+}
+
+function wholeNumber(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw invalidInput(name, 'a whole number of at least 1', text);
+  return n;
+}
+
+/** `observatory expand`: the kernel from repeated 2-hop crawls around the core seeds. */
+export function expandCommand(): Command {
+  const command = new Command('expand')
+    .description(
+      'crawl 2 hops around the core seeds, --repeat times, and write the kernel (URIs that gave RDF)',
+    )
+    .option('--seeds <file>', 'core seed list, one URI a line', 'seeds/core.txt')
+    .option('--kernel <file>', 'where the kernel list goes', 'seeds/kernel.txt')
+    .option('--report <file>', 'expansion report (JSON; a .md beside it)', undefined)
+    .option('--repeat <K>', 'independent crawls whose RDF documents are united (the paper used 10)', '10')
+    .option('--hops <n>', 'hops from the seeds', '2')
+    .option('--work <dir>', 'journals of the crawls (a rerun resumes them)')
+    .option('--keep-work', 'keep the journals after the kernel is written', false);
+  return addCrawlOptions(command).action(async (o: ExpandCliOptions) => {
+    const setup = crawlSetup(o);
+    const repeat = wholeNumber('--repeat', o.repeat);
+    const hops = wholeNumber('--hops', o.hops);
+    const seeds = await readUriList(o.seeds);
+    if (seeds.length === 0) throw invalidInput('--seeds', 'a file with at least one URI', o.seeds);
+    const workDir = o.work ?? join(join(o.kernel, '..'), '.expand');
+    const startedAt = new Date(setup.clock.now()).toISOString();
+    const result = await runExpansion({
+      seeds,
+      repeat,
+      hops,
+      workDir,
+      ...setup,
+      progress: (i) => createProgress(`expand ${i}/${repeat}`, setup.clock),
+      signal: stopSignal(),
+    });
+    if (!result.complete) {
+      process.stderr.write(`expand stopped; run the same command again to resume from ${workDir}\n`);
+      process.exitCode = 130;
+      return;
+    }
+    const report = o.report ?? o.kernel.replace(/(\.txt)?$/, '-report.json');
+    await writeExpansion(
+      result,
+      { kernel: o.kernel, report },
+      {
+        seeds: seeds.length,
+        startedAt,
+        endedAt: new Date(setup.clock.now()).toISOString(),
+      },
+    );
+    if (!o.keepWork) await removeExpansionWork(workDir);
+    process.stdout.write(
+      `kernel: ${result.kernel.length} URIs on ${result.plds.length} PLDs -> ${o.kernel} (report ${report})\n`,
+    );
+  });
+}
