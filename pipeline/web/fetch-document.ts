@@ -111,7 +111,7 @@ export async function fetchWithRules(
   for (;;) {
     const verdict = await robots.check(current, signal);
     if (verdict !== null) {
-      return finish(ctx, p, current.href, null, verdict, `robots.txt of ${current.origin}: ${verdict}`);
+      return finish(ctx, p, current.href, null, verdict.code, verdict.message);
     }
     const outcome = await sendWithRetries(ctx, p, current, accept, signal);
     if (outcome instanceof ObservatoryError)

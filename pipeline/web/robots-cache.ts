@@ -9,18 +9,33 @@ const ROBOTS_ACCEPT = 'text/plain, */*;q=0.1';
 
 /** Answers "may we fetch this URL?" from robots.txt files fetched (politely) and cached per authority. */
 export interface RobotsCache {
-  /** null when allowed; `robots` when disallowed; `robots_unavailable` while its robots.txt cannot be read. */
-  check(url: URL, signal?: AbortSignal): Promise<ErrorCode | null>;
+  /**
+   * null when allowed; else why not: `robots` (disallowed), `robots_unavailable` (robots.txt
+   * cannot be read for now), or `dns` / `blocked_address` / `tls` when the host cannot be fetched.
+   */
+  check(url: URL, signal?: AbortSignal): Promise<Unreachable | null>;
 }
 
+/**
+ * robots.txt unreachable: the whole authority is disallowed for now (`robots_unavailable`), or,
+ * when the host itself cannot be fetched at all (no DNS, blocked address, TLS), that code: the
+ * document would fail the same way and the code says why.
+ */
+type Unreachable = { readonly code: ErrorCode; readonly message: string };
+
+const HOST_FAILURES = new Set<ErrorCode>(['dns', 'blocked_address', 'tls']);
+
 interface Entry {
-  /** null: robots.txt unreachable (5xx, 429, network), so everything is disallowed for now. */
-  readonly policy: RobotsPolicy | null;
+  readonly policy: RobotsPolicy | Unreachable;
   readonly expiresAt: number;
 }
 
-/** What the robots.txt of an authority says, after following its redirects; null when unreachable. */
-async function loadPolicy(ctx: WebContext, origin: string): Promise<RobotsPolicy | null> {
+function unavailable(message: string): Unreachable {
+  return { code: 'robots_unavailable', message };
+}
+
+/** What the robots.txt of an authority says, after following its redirects. */
+async function loadPolicy(ctx: WebContext, origin: string): Promise<RobotsPolicy | Unreachable> {
   let url = new URL('/robots.txt', origin);
   const seen = new Set([url.href]);
   for (let hop = 0; ; hop++) {
@@ -33,8 +48,9 @@ async function loadPolicy(ctx: WebContext, origin: string): Promise<RobotsPolicy
         robots: true,
       });
     } catch (error) {
-      if (error instanceof ObservatoryError) return null;
-      throw error;
+      if (!(error instanceof ObservatoryError)) throw error;
+      const code = HOST_FAILURES.has(error.code) ? error.code : 'robots_unavailable';
+      return { code, message: `${url.href}: ${error.message}` };
     }
     const { status, headers } = response;
     if (status >= 200 && status < 300) {
@@ -53,10 +69,10 @@ async function loadPolicy(ctx: WebContext, origin: string): Promise<RobotsPolicy
     if (status === 429 || status >= 500) {
       const wait = retryAfterMs(headers['retry-after'], ctx.clock.now());
       if (wait !== null) ctx.gate.penalise(payLevelDomain(url.hostname), ctx.clock.now() + wait);
-      return null;
+      return unavailable(`${url.href} answered ${status}`);
     }
     if (status >= 400) return ALLOW_ALL;
-    return null; // 1xx or an odd 3xx: we cannot tell what the file says
+    return unavailable(`${url.href} answered ${status}`); // 1xx or an odd 3xx: we cannot tell what it says
   }
 }
 
@@ -71,8 +87,9 @@ export function createRobotsCache(ctx: WebContext): RobotsCache {
 
   const load = async (origin: string, host: string): Promise<Entry> => {
     const policy = await loadPolicy(ctx, origin);
-    const ttl = policy ? ctx.config.robotsTtlMs : ctx.config.robotsUnavailableTtlMs;
-    if (policy?.crawlDelayMs != null) ctx.gate.setCrawlDelay(payLevelDomain(host), policy.crawlDelayMs);
+    const ttl = 'code' in policy ? ctx.config.robotsUnavailableTtlMs : ctx.config.robotsTtlMs;
+    if ('crawlDelayMs' in policy && policy.crawlDelayMs !== null)
+      ctx.gate.setCrawlDelay(payLevelDomain(host), policy.crawlDelayMs);
     const entry = { policy, expiresAt: ctx.clock.now() + ttl };
     entries.set(origin, entry);
     return entry;
@@ -92,8 +109,9 @@ export function createRobotsCache(ctx: WebContext): RobotsCache {
         entry = await pending;
         signal?.throwIfAborted();
       }
-      if (!entry.policy) return 'robots_unavailable';
-      return entry.policy.isAllowed(url) ? null : 'robots';
+      const { policy } = entry;
+      if ('code' in policy) return policy;
+      return policy.isAllowed(url) ? null : { code: 'robots', message: `disallowed by ${origin}/robots.txt` };
     },
   };
 }
