@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ObjectKind, Statement } from '../core/index.ts';
+import { sqlString } from './duckdb-session.ts';
+import { parquetFileName } from './schema.ts';
+import { diffTriples } from './triple-diff.ts';
+
+/** Changed documents whose triples are diffed together; bounds the statements held in memory. */
+const DIFF_BATCH = 2000;
+
+/**
+ * An observation is comparable when it retrieved RDF: no error, or a parse error (the statements
+ * before the error are kept and hashed). Anything else is an availability fact, not content.
+ */
+const COMPARABLE = (prefix: string) => `(${prefix}error IS NULL OR ${prefix}error = 'parse')`;
+
+/**
+ * Finds each URL's previous observation: its row in the most recent earlier snapshot that has it.
+ * Snapshots are read newest first and only for URLs still unresolved, so the usual case (every URL
+ * was in the last snapshot or two) reads one or two documents.parquet files whatever the history.
+ */
+async function loadPreviousObservations(
+  connection: DuckDBConnection,
+  earlier: ReadonlyArray<{ readonly name: string; readonly folder: string }>,
+): Promise<string[]> {
+  const read: string[] = [];
+  await connection.run(`CREATE TABLE previous_observations (url VARCHAR, previous_snapshot VARCHAR,
+    previous_fetched_at TIMESTAMP, previous_final_url VARCHAR, previous_status INTEGER,
+    previous_error VARCHAR, previous_graph_hash VARCHAR)`);
+  await connection.run(`CREATE TABLE unresolved AS SELECT url FROM stage_documents`);
+  for (const { name, folder } of earlier) {
+    const left = await connection.runAndReadAll('SELECT count(*) FROM unresolved');
+    if (Number(left.getRows()[0][0]) === 0) break;
+    read.push(name);
+    const file = sqlString(join(folder, parquetFileName('documents')));
+    await connection.run(`INSERT INTO previous_observations
+      SELECT url, snapshot, fetched_at, final_url, status, error, graph_hash
+      FROM read_parquet(${file}) WHERE url IN (SELECT url FROM unresolved)`);
+    await connection.run(`DELETE FROM unresolved WHERE url IN (SELECT url FROM previous_observations)`);
+  }
+  return read;
+}
+
+function toStatement(row: unknown[]): Statement {
+  return {
+    subject: row[1] as string,
+    predicate: row[2] as string,
+    object: row[3] as string,
+    objectKind: row[4] as ObjectKind,
+    datatype: row[5] as string | null,
+    lang: row[6] as string | null,
+  };
+}
+
+async function statementsByGraph(
+  connection: DuckDBConnection,
+  sql: string,
+): Promise<Map<string, Statement[]>> {
+  const byGraph = new Map<string, Statement[]>();
+  const reader = await connection.runAndReadAll(sql);
+  for (const row of reader.getRows()) {
+    const graph = row[0] as string;
+    const list = byGraph.get(graph);
+    if (list) list.push(toStatement(row));
+    else byGraph.set(graph, [toStatement(row)]);
+  }
+  return byGraph;
+}
+
+const QUAD_COLUMNS = 'graph, subject, predicate, object, object_kind, datatype, lang';
+
+/** Counts added and removed triples for every changed document, batch by batch, into diff_counts. */
+async function diffChangedDocuments(
+  connection: DuckDBConnection,
+  folderOf: ReadonlyMap<string, string>,
+): Promise<void> {
+  await connection.run('CREATE TABLE diff_counts (url VARCHAR, added BIGINT, removed BIGINT)');
+  const changed = (
+    await connection.runAndReadAll(`SELECT d.url, d.final_url, p.previous_snapshot, p.previous_final_url
+      FROM stage_changes c JOIN stage_documents d USING (url) JOIN previous_observations p USING (url)
+      WHERE c.changed ORDER BY p.previous_snapshot, d.url`)
+  ).getRows() as string[][];
+  const appender = await connection.createAppender('diff_counts');
+  for (let start = 0; start < changed.length; start += DIFF_BATCH) {
+    const batch = changed.slice(start, start + DIFF_BATCH);
+    const current = await statementsByGraph(
+      connection,
+      `SELECT DISTINCT ${QUAD_COLUMNS} FROM stage_quads
+        WHERE graph IN (${batch.map((r) => sqlString(r[1])).join(', ')})`,
+    );
+    const previous = new Map<string, Map<string, Statement[]>>();
+    for (const snapshot of new Set(batch.map((r) => r[2]))) {
+      const graphs = batch.filter((r) => r[2] === snapshot).map((r) => sqlString(r[3]));
+      const file = sqlString(join(folderOf.get(snapshot)!, parquetFileName('quads')));
+      previous.set(
+        snapshot,
+        await statementsByGraph(
+          connection,
+          `SELECT ${QUAD_COLUMNS} FROM read_parquet(${file}) WHERE graph IN (${graphs.join(', ')})`,
+        ),
+      );
+    }
+    for (const [url, finalUrl, snapshot, previousFinalUrl] of batch) {
+      const diff = diffTriples(
+        previous.get(snapshot)?.get(previousFinalUrl) ?? [],
+        current.get(finalUrl) ?? [],
+      );
+      appender.appendVarchar(url);
+      appender.appendBigInt(BigInt(diff.added));
+      appender.appendBigInt(BigInt(diff.removed));
+      appender.endRow();
+    }
+  }
+  appender.closeSync();
+}
+
+/**
+ * Builds stage_changes: for every document of this crawl, its previous observation, whether its
+ * content changed (canonical graph hash differs; null when there is no previous observation or
+ * either side retrieved no RDF), the triples added and removed, and, separately, whether its
+ * availability (status or error) changed. `earlier` lists earlier snapshots, newest first.
+ * Returns the names of the snapshots it had to read.
+ */
+export async function detectChanges(
+  connection: DuckDBConnection,
+  earlier: ReadonlyArray<{ readonly name: string; readonly folder: string }>,
+): Promise<string[]> {
+  const read = await loadPreviousObservations(connection, earlier);
+  await connection.run(`CREATE TABLE stage_changes AS
+    SELECT d.url, p.previous_snapshot, p.previous_fetched_at,
+      CASE WHEN p.previous_snapshot IS NULL OR NOT ${COMPARABLE('d.')} OR NOT ${COMPARABLE('p.previous_')} THEN NULL
+        ELSE d.graph_hash IS DISTINCT FROM p.previous_graph_hash END AS changed,
+      d.graph_hash, p.previous_graph_hash,
+      CASE WHEN p.previous_snapshot IS NULL THEN NULL
+        ELSE d.status IS DISTINCT FROM p.previous_status OR d.error IS DISTINCT FROM p.previous_error
+        END AS availability_changed,
+      d.status, p.previous_status, d.error, p.previous_error
+    FROM stage_documents d LEFT JOIN previous_observations p USING (url)`);
+  await diffChangedDocuments(connection, new Map(earlier.map((e) => [e.name, e.folder])));
+  await connection.run(`ALTER TABLE stage_changes ADD COLUMN added BIGINT`);
+  await connection.run(`ALTER TABLE stage_changes ADD COLUMN removed BIGINT`);
+  await connection.run(`UPDATE stage_changes SET added = 0, removed = 0 WHERE changed = false`);
+  await connection.run(`UPDATE stage_changes c SET added = x.added, removed = x.removed
+    FROM diff_counts x WHERE c.url = x.url`);
+  return read;
+}

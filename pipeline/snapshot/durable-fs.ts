@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ObservatoryError } from '../core/index.ts';
+
+/** Wraps a file-system failure into an `io` error that names the path and what was being done. */
+export function ioError(doing: string, path: string, error: unknown): ObservatoryError {
+  if (error instanceof ObservatoryError) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new ObservatoryError('io', `cannot ${doing} ${path}: ${detail}`, { cause: error });
+}
+
+/** Flushes a file or a directory entry list to disk, so that a rename after it publishes complete data. */
+export async function fsyncPath(path: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, 'r');
+    await handle.sync();
+  } catch (error) {
+    throw ioError('sync', path, error);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Replaces `path` with `data` so that readers see the old or the new content, never a mix. */
+export async function writeFileAtomic(path: string, data: string): Promise<void> {
+  const temp = `${path}.tmp-${process.pid}`;
+  try {
+    const handle = await open(temp, 'w');
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw ioError('write', path, error);
+  }
+  await fsyncPath(dirname(path));
+}
+
+/** Size and SHA-256 (hex) of a file, streamed. */
+export async function hashFile(path: string): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    for await (const chunk of createReadStream(path)) {
+      hash.update(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+    }
+  } catch (error) {
+    throw ioError('read', path, error);
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}

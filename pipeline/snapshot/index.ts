@@ -1,0 +1,16 @@
+/**
+ * The snapshot stage: publishes a finished crawl as a dated folder of N-Quads and Parquet with its
+ * manifest, checksums, change detection and statistics; lists and verifies published folders.
+ */
+export type { CatalogueEntry } from './catalogue.ts';
+export { CATALOGUE_FILE, listSnapshots } from './catalogue.ts';
+export type { ManifestFile, SnapshotManifest } from './manifest.ts';
+export { readManifest } from './manifest.ts';
+export type { PublishedSnapshot, PublishOptions } from './publish.ts';
+export { INCOMPLETE_DIR, publishSnapshot } from './publish.ts';
+export type { ColumnSpec, TableName } from './schema.ts';
+export { NQUADS_FILE, parquetFileName, SNAPSHOT_SCHEMA_VERSION, TABLES } from './schema.ts';
+export { isSnapshotName, snapshotName } from './snapshot-name.ts';
+export type { RankedCount, SnapshotStats } from './snapshot-stats.ts';
+export type { VerifyReport } from './verify.ts';
+export { verifySnapshot } from './verify.ts';

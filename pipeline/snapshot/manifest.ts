@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SnapshotKind } from '../core/index.ts';
+import { ObservatoryError } from '../core/index.ts';
+import { ioError } from './durable-fs.ts';
+import { CHECKSUMS_FILE, MANIFEST_FILE } from './schema.ts';
+import type { SnapshotStats } from './snapshot-stats.ts';
+
+/** One published file, as listed in manifest.json. */
+export interface ManifestFile {
+  readonly name: string;
+  readonly bytes: number;
+  readonly sha256: string;
+  /** Rows of a Parquet file (quads: also the lines of data.nq.gz); absent for other files. */
+  readonly rows?: number;
+}
+
+/** manifest.json: everything needed to cite, check and summarise one snapshot folder. */
+export interface SnapshotManifest {
+  readonly schemaVersion: number;
+  readonly name: string;
+  readonly kind: SnapshotKind;
+  /** Start and end of the crawl, ISO 8601 UTC. */
+  readonly startedAt: string;
+  readonly endedAt: string;
+  readonly softwareVersion: string;
+  /** The crawl configuration as the crawler recorded it. */
+  readonly config: unknown;
+  /** Order-independent SHA-256 of the publish input: a rerun with the same input is recognised. */
+  readonly inputFingerprint: string;
+  /** Earlier snapshots read for change detection (newest first). */
+  readonly previousSnapshots: readonly string[];
+  readonly counts: {
+    readonly documents: number;
+    readonly statements: number;
+    readonly redirects: number;
+    readonly changes: number;
+    readonly schedule: number;
+  };
+  readonly stats: SnapshotStats;
+  /** Every file of the folder except manifest.json itself and SHA256SUMS. */
+  readonly files: readonly ManifestFile[];
+}
+
+/** Reads and minimally checks the manifest.json of a snapshot folder. */
+export async function readManifest(folder: string): Promise<SnapshotManifest> {
+  const path = join(folder, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw (error as NodeJS.ErrnoException).code === 'ENOENT'
+      ? new ObservatoryError('corrupt', `${path} is missing`)
+      : ioError('read', path, error);
+  }
+  let manifest: SnapshotManifest;
+  try {
+    manifest = JSON.parse(text) as SnapshotManifest;
+  } catch (error) {
+    throw new ObservatoryError('corrupt', `${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof manifest?.name !== 'string' || !Array.isArray(manifest.files) || !manifest.counts) {
+    throw new ObservatoryError('corrupt', `${path} lacks name, counts or files`);
+  }
+  return manifest;
+}
+
+/** SHA256SUMS in the format `sha256sum -c` reads: one `<hex>  <name>` line per file. */
+export function formatChecksums(files: ReadonlyArray<{ name: string; sha256: string }>): string {
+  return files.map((f) => `${f.sha256}  ${f.name}\n`).join('');
+}
+
+/** Parses SHA256SUMS into name -> hex; throws `corrupt` on a malformed line. */
+export function parseChecksums(text: string, path: string): Map<string, string> {
+  const sums = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const m = /^([0-9a-f]{64}) [ *](.+)$/.exec(line);
+    if (!m) throw new ObservatoryError('corrupt', `${path}: malformed line ${JSON.stringify(line)}`);
+    sums.set(m[2], m[1]);
+  }
+  return sums;
+}
+
+export { CHECKSUMS_FILE, MANIFEST_FILE };

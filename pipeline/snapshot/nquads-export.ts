@@ -1,0 +1,46 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ObjectKind, Statement } from '../core/index.ts';
+import { sqlString } from './duckdb-session.ts';
+import { ioError } from './durable-fs.ts';
+import { nquadsLine } from './nquads-serialise.ts';
+
+async function* lines(connection: DuckDBConnection, quadsFile: string): AsyncGenerator<string> {
+  // read in file order (DuckDB preserves insertion order), so data.nq.gz is sorted like quads.parquet
+  const result = await connection.stream(
+    `SELECT graph, subject, predicate, object, object_kind, datatype, lang FROM read_parquet(${sqlString(quadsFile)})`,
+  );
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) return;
+    const [graph, subject, predicate, object, kind, datatype, lang] = chunk.getColumns() as unknown[][];
+    let text = '';
+    for (let i = 0; i < chunk.rowCount; i++) {
+      const statement: Statement = {
+        subject: subject[i] as string,
+        predicate: predicate[i] as string,
+        object: object[i] as string,
+        objectKind: kind[i] as ObjectKind,
+        datatype: datatype[i] as string | null,
+        lang: lang[i] as string | null,
+      };
+      text += nquadsLine(statement, graph[i] as string);
+    }
+    yield text;
+  }
+}
+
+/** Writes data.nq.gz from the published quads.parquet: the same quads, in the same order. */
+export async function exportNquads(
+  connection: DuckDBConnection,
+  quadsFile: string,
+  target: string,
+): Promise<void> {
+  try {
+    await pipeline(lines(connection, quadsFile), createGzip({ level: 6 }), createWriteStream(target));
+  } catch (error) {
+    throw ioError('write', target, error);
+  }
+}

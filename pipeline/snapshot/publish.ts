@@ -1,0 +1,240 @@
+import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Clock, CrawledDocument, Logger, ScheduleEntry, SnapshotKind } from '../core/index.ts';
+import { invalidInput, ObservatoryError, SOFTWARE_VERSION, silentLogger } from '../core/index.ts';
+import { addToCatalogue, type CatalogueEntry, listSnapshots } from './catalogue.ts';
+import { detectChanges } from './change-detection.ts';
+import { openDuckDb } from './duckdb-session.ts';
+import { fsyncPath, hashFile, ioError } from './durable-fs.ts';
+import { formatChecksums, type ManifestFile, readManifest, type SnapshotManifest } from './manifest.ts';
+import { exportNquads } from './nquads-export.ts';
+import { exportTable } from './parquet-export.ts';
+import { acquirePublishLock } from './publish-lock.ts';
+import {
+  CHECKSUMS_FILE,
+  MANIFEST_FILE,
+  NQUADS_FILE,
+  parquetFileName,
+  SNAPSHOT_SCHEMA_VERSION,
+  TABLE_NAMES,
+  type TableName,
+} from './schema.ts';
+import { isSnapshotName } from './snapshot-name.ts';
+import { computeStats } from './snapshot-stats.ts';
+import { stageCrawl } from './staging.ts';
+
+/** The folder, under a snapshot root, where crawls in progress and publishes being built live. */
+export const INCOMPLETE_DIR = '.incomplete';
+
+export interface PublishOptions {
+  /** The snapshots folder (holds index.json and one folder per snapshot). */
+  readonly root: string;
+  /** Folder name, from snapshotName(kind, startedAt). */
+  readonly name: string;
+  readonly kind: SnapshotKind;
+  /** Crawl start and end, epoch milliseconds. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** The crawl configuration, recorded verbatim in the manifest (must be JSON-serialisable). */
+  readonly config: object;
+  /** The crawl's documents; called once per publish attempt. */
+  readonly documents: () => AsyncIterable<CrawledDocument>;
+  /** Re-visit state after this crawl, for schedule.parquet; an empty table when absent. */
+  readonly schedule?: readonly ScheduleEntry[];
+  readonly clock: Clock;
+  readonly log?: Logger;
+}
+
+export interface PublishedSnapshot {
+  readonly name: string;
+  /** Absolute path of the published folder. */
+  readonly folder: string;
+  readonly manifest: SnapshotManifest;
+  /** True when this exact input had already been published (the call was a no-op). */
+  readonly alreadyPublished: boolean;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function validate(options: PublishOptions): void {
+  if (!isSnapshotName(options.name)) {
+    throw invalidInput(
+      'snapshot name',
+      'YYYY-MM-DD, YYYY-MM-DDTHHMMZ or expand-YYYY-MM-DDTHHMMZ',
+      options.name,
+    );
+  }
+  if (!['weekly', 'interval', 'expand'].includes(options.kind)) {
+    throw invalidInput('snapshot kind', 'weekly, interval or expand', options.kind);
+  }
+  for (const key of ['startedAt', 'endedAt'] as const) {
+    if (!Number.isFinite(options[key])) throw invalidInput(key, 'epoch milliseconds', options[key]);
+  }
+  if (options.endedAt < options.startedAt)
+    throw invalidInput('endedAt', 'a time not before startedAt', options.endedAt);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw ioError('inspect', path, error);
+  }
+}
+
+async function catalogueEntry(
+  folder: string,
+  manifest: SnapshotManifest,
+  clock: Clock,
+): Promise<CatalogueEntry> {
+  return {
+    name: manifest.name,
+    kind: manifest.kind,
+    startedAt: manifest.startedAt,
+    endedAt: manifest.endedAt,
+    publishedAt: iso(clock.now()),
+    documents: manifest.counts.documents,
+    statements: manifest.counts.statements,
+    manifestSha256: (await hashFile(join(folder, MANIFEST_FILE))).sha256,
+  };
+}
+
+/** Writes every file of the snapshot into `work`, fsynced, and returns its manifest. */
+async function buildFolder(
+  options: PublishOptions,
+  work: string,
+  database: string,
+  root: string,
+): Promise<{ manifest: SnapshotManifest } | { fingerprint: string }> {
+  const log = options.log ?? silentLogger;
+  const session = await openDuckDb(database);
+  try {
+    const { connection } = session;
+    const header = JSON.stringify([
+      options.name,
+      options.kind,
+      options.startedAt,
+      options.endedAt,
+      options.config,
+    ]);
+    const staged = await stageCrawl(connection, options.documents(), options.schedule ?? [], header);
+    log.info({ snapshot: options.name, documents: staged.documents }, 'crawl staged for publishing');
+    const published = join(root, options.name);
+    if (await exists(published)) return { fingerprint: staged.fingerprint };
+
+    const earlier = (await listSnapshots(root))
+      .filter((e) => e.startedAt < iso(options.startedAt) && e.name !== options.name)
+      .reverse()
+      .map((e) => ({ name: e.name, folder: join(root, e.name) }));
+    const previousSnapshots = await detectChanges(connection, earlier);
+
+    const files: ManifestFile[] = [];
+    const rows = {} as Record<TableName, number>;
+    const paths = {} as Record<TableName, string>;
+    for (const table of TABLE_NAMES) {
+      paths[table] = join(work, parquetFileName(table));
+      rows[table] = await exportTable(connection, table, paths[table], options.name, options.kind);
+      files.push({ name: parquetFileName(table), ...(await hashFile(paths[table])), rows: rows[table] });
+    }
+    await exportNquads(connection, paths.quads, join(work, NQUADS_FILE));
+    files.unshift({ name: NQUADS_FILE, ...(await hashFile(join(work, NQUADS_FILE))), rows: rows.quads });
+    const stats = await computeStats(connection, paths);
+    const manifest: SnapshotManifest = {
+      schemaVersion: SNAPSHOT_SCHEMA_VERSION,
+      name: options.name,
+      kind: options.kind,
+      startedAt: iso(options.startedAt),
+      endedAt: iso(options.endedAt),
+      softwareVersion: SOFTWARE_VERSION,
+      config: options.config,
+      inputFingerprint: staged.fingerprint,
+      previousSnapshots,
+      counts: {
+        documents: rows.documents,
+        statements: rows.quads,
+        redirects: rows.redirects,
+        changes: rows.changes,
+        schedule: rows.schedule,
+      },
+      stats,
+      files,
+    };
+    const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
+    await writeFile(join(work, MANIFEST_FILE), manifestText);
+    const manifestHash = await hashFile(join(work, MANIFEST_FILE));
+    await writeFile(
+      join(work, CHECKSUMS_FILE),
+      formatChecksums([...files, { name: MANIFEST_FILE, sha256: manifestHash.sha256 }]),
+    );
+    for (const name of [...files.map((f) => f.name), MANIFEST_FILE, CHECKSUMS_FILE]) {
+      await fsyncPath(join(work, name));
+    }
+    await fsyncPath(work);
+    return { manifest };
+  } finally {
+    session.close();
+  }
+}
+
+/**
+ * Publishes a finished crawl as the snapshot folder `<root>/<name>` (see DESIGN.md, Snapshot
+ * folders). Everything is built in `<root>/.incomplete/<name>/publish/`, fsynced, then renamed into
+ * place in one step, and index.json is rewritten atomically after: a folder appears only when
+ * complete. A publish killed at any point can be rerun with the same input; the rerun rebuilds
+ * what was not renamed yet, or finds the folder published and completes index.json. Publishing a
+ * name that exists is a no-op when the input is the same (same fingerprint) and refused otherwise.
+ */
+export async function publishSnapshot(options: PublishOptions): Promise<PublishedSnapshot> {
+  validate(options);
+  const root = resolve(options.root);
+  const scratch = join(root, INCOMPLETE_DIR, options.name);
+  const work = join(scratch, 'publish');
+  const database = join(scratch, 'publish.duckdb');
+  const folder = join(root, options.name);
+  try {
+    await mkdir(scratch, { recursive: true });
+  } catch (error) {
+    throw ioError('create the snapshot root', root, error);
+  }
+  const release = await acquirePublishLock(join(root, INCOMPLETE_DIR, 'publish.lock'));
+  const cleanUp = async () => {
+    for (const path of [work, database, `${database}.wal`, `${database}.tmp`]) {
+      await rm(path, { recursive: true, force: true });
+    }
+  };
+  try {
+    await cleanUp();
+    await mkdir(work);
+    const built = await buildFolder(options, work, database, root);
+    if ('fingerprint' in built) {
+      const manifest = await readManifest(folder);
+      if (manifest.inputFingerprint !== built.fingerprint) {
+        throw new ObservatoryError(
+          'invalid_input',
+          `snapshot ${options.name} is already published in ${root} from a different crawl; ` +
+            'remove it or publish under another name',
+        );
+      }
+      if (!(await listSnapshots(root)).some((e) => e.name === options.name)) {
+        await addToCatalogue(root, await catalogueEntry(folder, manifest, options.clock));
+      }
+      return { name: options.name, folder, manifest, alreadyPublished: true };
+    }
+    try {
+      await rename(work, folder);
+    } catch (error) {
+      throw ioError('publish', folder, error);
+    }
+    await fsyncPath(root);
+    await addToCatalogue(root, await catalogueEntry(folder, built.manifest, options.clock));
+    (options.log ?? silentLogger).info({ snapshot: options.name, folder }, 'snapshot published');
+    return { name: options.name, folder, manifest: built.manifest, alreadyPublished: false };
+  } finally {
+    await cleanUp();
+    // the crawler's journal may share this folder; remove it only when nothing else is left
+    await rmdir(scratch).catch(() => {});
+    await release();
+  }
+}

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { manualClock } from '../../pipeline/core/index.ts';
+import { openDuckDb } from '../../pipeline/snapshot/duckdb-session.ts';
+import { listSnapshots, publishSnapshot, readManifest, snapshotName } from '../../pipeline/snapshot/index.ts';
+import { schedule, source, WEEK1, WEEK2, week1, week2 } from './sample-crawl.ts';
+
+let root: string;
+let rows: Map<string, Record<string, unknown>>;
+
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), 'snapshot-changes-'));
+  const clock = manualClock(WEEK2 + 86_400_000);
+  for (const [start, docs, plan] of [
+    [WEEK1, week1(), undefined],
+    [WEEK2, week2(), schedule()],
+  ] as const) {
+    await publishSnapshot({
+      root,
+      name: snapshotName('weekly', start),
+      kind: 'weekly',
+      startedAt: start,
+      endedAt: start + 3_600_000,
+      config: {},
+      documents: source([...docs]),
+      schedule: plan,
+      clock,
+    });
+  }
+  const session = await openDuckDb();
+  const result = await session.connection.runAndReadAll(
+    `SELECT * FROM read_parquet('${root}/2026-11-23/changes.parquet')`,
+  );
+  rows = new Map(result.getRowObjectsJson().map((r) => [String(r.url), r as Record<string, unknown>]));
+  session.close();
+});
+after(() => rm(root, { recursive: true, force: true }));
+
+const pick = (url: string, ...keys: string[]) =>
+  Object.fromEntries(keys.map((k) => [k, rows.get(`http://example.org/${url}`)?.[k]]));
+
+test('an added triple is a change with added = 1', () => {
+  assert.deepEqual(
+    pick('a', 'previous_snapshot', 'changed', 'added', 'removed', 'previous_graph_hash', 'graph_hash'),
+    {
+      previous_snapshot: '2026-11-16',
+      changed: true,
+      added: '1',
+      removed: '0',
+      previous_graph_hash: 'hash-a1',
+      graph_hash: 'hash-a2',
+    },
+  );
+  assert.equal(rows.get('http://example.org/a')?.previous_fetched_at, '2026-11-16 00:01:00');
+});
+
+test('relabelled blank nodes and reordered triples are not a change', () => {
+  for (const url of ['b', 'c', 'd']) {
+    assert.deepEqual(pick(url, 'changed', 'added', 'removed', 'availability_changed'), {
+      changed: false,
+      added: '0',
+      removed: '0',
+      availability_changed: false,
+    });
+  }
+});
+
+test('a document that went 404 is an availability change, not a content change', () => {
+  assert.deepEqual(
+    pick(
+      'e',
+      'changed',
+      'added',
+      'availability_changed',
+      'status',
+      'previous_status',
+      'error',
+      'previous_error',
+    ),
+    {
+      changed: null,
+      added: null,
+      availability_changed: true,
+      status: 404,
+      previous_status: 200,
+      error: 'http_4xx',
+      previous_error: null,
+    },
+  );
+  const f = rows.get('http://other.example.net/f');
+  assert.equal(f?.availability_changed, false);
+  assert.equal(f?.changed, null);
+});
+
+test('a new document has no previous observation', () => {
+  assert.deepEqual(pick('g', 'previous_snapshot', 'changed', 'availability_changed'), {
+    previous_snapshot: null,
+    changed: null,
+    availability_changed: null,
+  });
+});
+
+test('the manifest summarises changes and the schedule is published', async () => {
+  const manifest = await readManifest(join(root, '2026-11-23'));
+  assert.deepEqual(manifest.previousSnapshots, ['2026-11-16']);
+  assert.deepEqual(manifest.stats.changes, {
+    changed: 1,
+    unchanged: 3,
+    new: 1,
+    notComparable: 2,
+    availabilityChanged: 1,
+    triplesAdded: 1,
+    triplesRemoved: 0,
+  });
+  assert.equal(manifest.counts.schedule, 2);
+  const session = await openDuckDb();
+  const plan = (
+    await session.connection.runAndReadAll(
+      `SELECT * FROM read_parquet('${root}/2026-11-23/schedule.parquet')`,
+    )
+  ).getRowObjectsJson();
+  session.close();
+  assert.deepEqual(plan[0], {
+    snapshot: '2026-11-23',
+    url: 'http://example.org/a',
+    level: 1,
+    interval_ms: '302400000',
+    next_due: '2026-11-26 12:00:00',
+    strategy: 'dyldo',
+    state: '{"run":1}',
+  });
+  assert.deepEqual(
+    (await listSnapshots(root)).map((e) => e.name),
+    ['2026-11-16', '2026-11-23'],
+  );
+});

@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { manualClock } from '../../pipeline/core/index.ts';
+import { openDuckDb } from '../../pipeline/snapshot/duckdb-session.ts';
+import { listSnapshots, publishSnapshot, readManifest, snapshotName } from '../../pipeline/snapshot/index.ts';
+import { source, WEEK1, week1 } from './sample-crawl.ts';
+
+let root: string;
+let folder: string;
+
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), 'snapshot-publish-'));
+  const published = await publishSnapshot({
+    root,
+    name: snapshotName('weekly', WEEK1),
+    kind: 'weekly',
+    startedAt: WEEK1,
+    endedAt: WEEK1 + 3_600_000,
+    config: { concurrency: 64 },
+    documents: source(week1()),
+    clock: manualClock(WEEK1 + 7_200_000),
+  });
+  folder = published.folder;
+});
+after(() => rm(root, { recursive: true, force: true }));
+
+async function query(sql: string): Promise<Record<string, unknown>[]> {
+  const session = await openDuckDb();
+  try {
+    return (await session.connection.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+  } finally {
+    session.close();
+  }
+}
+
+test('the folder holds exactly the documented files and nothing is left in .incomplete', async () => {
+  assert.equal(folder, join(root, '2026-11-16'));
+  assert.deepEqual((await readdir(folder)).sort(), [
+    'SHA256SUMS',
+    'changes.parquet',
+    'data.nq.gz',
+    'documents.parquet',
+    'manifest.json',
+    'quads.parquet',
+    'redirects.parquet',
+    'schedule.parquet',
+  ]);
+  assert.deepEqual(await readdir(join(root, '.incomplete')), []);
+});
+
+test('documents.parquet has one row per URL, sorted by url, with every column', async () => {
+  const rows = await query(`SELECT * FROM read_parquet('${folder}/documents.parquet')`);
+  assert.deepEqual(
+    rows.map((r) => r.url),
+    [
+      'http://example.org/a',
+      'http://example.org/b',
+      'http://example.org/c',
+      'http://example.org/d',
+      'http://example.org/e',
+      'http://other.example.net/f',
+    ],
+  );
+  const d = rows[3];
+  assert.equal(d.snapshot, '2026-11-16');
+  assert.equal(d.kind, 'weekly');
+  assert.equal(d.final_url, 'https://www.example.org/d2');
+  assert.equal(d.pld, 'example.org');
+  assert.equal(d.fetched_at, '2026-11-16 00:01:03');
+  assert.equal(d.redirects, 2);
+  assert.equal(d.format, 'ntriples');
+  assert.deepEqual(d.headers, [
+    { key: 'content-type', value: 'application/n-triples' },
+    { key: 'x-ünïcode', value: 'välue' },
+  ]);
+  const a = rows[0];
+  assert.equal(a.etag, '"v1"');
+  assert.equal(a.last_modified, 'Mon, 16 Nov 2026 00:00:00 GMT');
+  assert.equal(a.statements, '5');
+  assert.equal(a.graph_hash, 'hash-a1');
+  assert.equal(a.content_sha256, 'c'.repeat(64));
+  assert.equal(a.duration_ms, '120');
+  const f = rows[5];
+  assert.equal(f.status, null);
+  assert.equal(f.error, 'timeout');
+  assert.equal(f.error_message, 'no response within 120 s');
+  assert.equal(f.segment, 'adaptive');
+  assert.equal(f.round, 2);
+  assert.deepEqual(f.headers, []);
+});
+
+test('quads.parquet holds every statement in its document graph, sorted by graph then subject', async () => {
+  const rows = await query(`SELECT * FROM read_parquet('${folder}/quads.parquet')`);
+  assert.equal(rows.length, 13);
+  const keys = rows.map((r) => `${r.graph} ${r.subject}`);
+  assert.deepEqual(keys, [...keys].sort());
+  const name = rows.find((r) => r.lang === 'de');
+  assert.deepEqual(name, {
+    snapshot: '2026-11-16',
+    graph: 'http://example.org/a',
+    subject: 'http://example.org/a',
+    predicate: 'http://xmlns.com/foaf/0.1/name',
+    object: 'Zürich',
+    object_kind: 'literal',
+    datatype: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString',
+    lang: 'de',
+  });
+  assert.ok(rows.some((r) => r.graph === 'https://www.example.org/d2'));
+  assert.equal(rows.filter((r) => r.object_kind === 'bnode').length, 2);
+  assert.equal(
+    rows.find((r) => r.object_kind === 'iri' && r.predicate.toString().endsWith('knows'))?.datatype,
+    null,
+  );
+});
+
+test('redirects.parquet has one row per hop', async () => {
+  const rows = await query(`SELECT * FROM read_parquet('${folder}/redirects.parquet')`);
+  assert.deepEqual(rows, [
+    {
+      snapshot: '2026-11-16',
+      url: 'http://example.org/d',
+      hop: 1,
+      from: 'http://example.org/d',
+      to: 'https://example.org/d',
+      status: 301,
+      at: '2026-11-16 00:01:03',
+    },
+    {
+      snapshot: '2026-11-16',
+      url: 'http://example.org/d',
+      hop: 2,
+      from: 'https://example.org/d',
+      to: 'https://www.example.org/d2',
+      status: 303,
+      at: '2026-11-16 00:01:03.1',
+    },
+  ]);
+});
+
+test('the first snapshot has no previous observations and an empty schedule with the schema', async () => {
+  const changes = await query(`SELECT * FROM read_parquet('${folder}/changes.parquet')`);
+  assert.equal(changes.length, 6);
+  assert.ok(changes.every((c) => c.previous_snapshot === null && c.changed === null && c.added === null));
+  const schedule = await query(`DESCRIBE SELECT * FROM read_parquet('${folder}/schedule.parquet')`);
+  assert.deepEqual(
+    schedule.map((c) => c.column_name),
+    ['snapshot', 'url', 'level', 'interval_ms', 'next_due', 'strategy', 'state'],
+  );
+});
+
+test('data.nq.gz is valid N-Quads (serdi) with the same quads in the same order as quads.parquet', async () => {
+  const nq = execFileSync('gzip', ['-dc', join(folder, 'data.nq.gz')], { encoding: 'utf8' });
+  const serdi = spawnSync('serdi', ['-i', 'nquads', '-o', 'nquads', '-'], { input: nq, encoding: 'utf8' });
+  assert.equal(serdi.status, 0, serdi.stderr);
+  const lines = nq.trimEnd().split('\n');
+  assert.equal(lines.length, 13);
+  const graphs = lines.map((l) => l.slice(l.lastIndexOf(' <') + 2, -3));
+  const rows = await query(`SELECT graph FROM read_parquet('${folder}/quads.parquet')`);
+  assert.deepEqual(
+    graphs,
+    rows.map((r) => r.graph),
+  );
+  assert.ok(nq.includes('"Zürich \\"quoted\\" \\\\ back\\nslash" <http://example.org/a> .'));
+  assert.ok(nq.includes('<http://example.org/ä/b%20c>'));
+  assert.ok(nq.includes('"42"^^<http://www.w3.org/2001/XMLSchema#integer>'));
+});
+
+test('SHA256SUMS passes sha256sum -c and the manifest records files, counts and stats', async () => {
+  const check = spawnSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: folder, encoding: 'utf8' });
+  assert.equal(check.status, 0, check.stdout + check.stderr);
+  assert.equal(check.stdout.trim().split('\n').length, 7);
+  const manifest = await readManifest(folder);
+  assert.equal(manifest.kind, 'weekly');
+  assert.equal(manifest.startedAt, '2026-11-16T00:00:00.000Z');
+  assert.equal(manifest.schemaVersion, 1);
+  assert.deepEqual(manifest.config, { concurrency: 64 });
+  assert.deepEqual(manifest.counts, { documents: 6, statements: 13, redirects: 2, changes: 6, schedule: 0 });
+  assert.equal(manifest.files.find((f) => f.name === 'quads.parquet')?.rows, 13);
+  const s = manifest.stats;
+  assert.deepEqual(s.byStatus, { '200': 5, none: 1 });
+  assert.deepEqual(s.byError, { timeout: 1, none: 5 });
+  assert.deepEqual(s.bySegment, { adaptive: 2, kernel: 4 });
+  assert.deepEqual(s.plds, {
+    total: 2,
+    top: [
+      { key: 'example.org', count: 5 },
+      { key: 'example.net', count: 1 },
+    ],
+  });
+  assert.equal(s.distinctBlankNodes, 2);
+  assert.equal(s.distinctClasses, 2);
+  assert.equal(s.literals, 7);
+  assert.equal(s.redirectHops, 2);
+  assert.equal(s.changes.new, 6);
+  assert.equal(s.bytes, 5 * 512);
+});
+
+test('index.json lists the snapshot once; republishing the same input is a no-op', async () => {
+  const again = await publishSnapshot({
+    root,
+    name: '2026-11-16',
+    kind: 'weekly',
+    startedAt: WEEK1,
+    endedAt: WEEK1 + 3_600_000,
+    config: { concurrency: 64 },
+    documents: source(week1().reverse()),
+    clock: manualClock(WEEK1 + 9_000_000),
+  });
+  assert.equal(again.alreadyPublished, true);
+  const entries = await listSnapshots(root);
+  assert.equal(entries.length, 1);
+  assert.equal(entries[0].publishedAt, '2026-11-16T02:00:00.000Z');
+  assert.equal(entries[0].documents, 6);
+  const index = JSON.parse(await readFile(join(root, 'index.json'), 'utf8'));
+  assert.equal(index.snapshots[0].manifestSha256.length, 64);
+});
+
+test('publishing other content under a published name is refused', async () => {
+  await assert.rejects(
+    publishSnapshot({
+      root,
+      name: '2026-11-16',
+      kind: 'weekly',
+      startedAt: WEEK1,
+      endedAt: WEEK1 + 3_600_000,
+      config: { concurrency: 32 },
+      documents: source(week1()),
+      clock: manualClock(0),
+    }),
+    { code: 'invalid_input', message: /already published .* different crawl/ },
+  );
+});

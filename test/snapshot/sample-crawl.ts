@@ -1,0 +1,189 @@
+/**
+ * Two weeks of a small hand-made crawl that exercises every column of every table: non-ASCII
+ * IRIs and literals, escapes, blank nodes, redirects, errors; week two relabels blank nodes (B),
+ * reorders triples (C), adds a triple (A), loses a document to a 404 (E) and finds a new one (G).
+ */
+import type { CrawledDocument, DocumentRecord, ScheduleEntry, Statement } from '../../pipeline/core/index.ts';
+
+export const WEEK1 = Date.UTC(2026, 10, 16, 0, 0, 0);
+export const WEEK2 = WEEK1 + 7 * 86_400_000;
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+const FOAF = 'http://xmlns.com/foaf/0.1/';
+
+const iri = (subject: string, predicate: string, object: string): Statement => ({
+  subject,
+  predicate,
+  object,
+  objectKind: object.startsWith('_:') ? 'bnode' : 'iri',
+  datatype: null,
+  lang: null,
+});
+const lit = (
+  subject: string,
+  predicate: string,
+  object: string,
+  datatype: string,
+  lang: string | null = null,
+) => ({
+  subject,
+  predicate,
+  object,
+  objectKind: 'literal' as const,
+  datatype,
+  lang,
+});
+
+function record(url: string, fetchedAt: number, extra: Partial<DocumentRecord>): DocumentRecord {
+  return {
+    url,
+    finalUrl: url,
+    pld: new URL(url).hostname.split('.').slice(-2).join('.'),
+    segment: 'kernel',
+    round: 0,
+    fetchedAt,
+    durationMs: 120,
+    status: 200,
+    error: null,
+    errorMessage: null,
+    contentType: 'text/turtle',
+    format: 'turtle',
+    bytes: 512,
+    statements: 0,
+    contentSha256: 'c'.repeat(64),
+    graphHash: null,
+    etag: null,
+    lastModified: null,
+    headers: { 'content-type': 'text/turtle' },
+    redirects: [],
+    ...extra,
+  };
+}
+
+function doc(r: DocumentRecord, statements: Statement[]): CrawledDocument {
+  return { record: { ...r, statements: statements.length }, statements };
+}
+
+const A = 'http://example.org/a';
+const aStatements = [
+  iri(A, RDF_TYPE, `${FOAF}Person`),
+  lit(A, `${FOAF}name`, 'Zürich "quoted" \\ back\nslash', `${XSD}string`),
+  lit(A, `${FOAF}name`, 'Zürich', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString', 'de'),
+  lit(A, `${FOAF}age`, '42', `${XSD}integer`),
+  iri(A, `${FOAF}knows`, 'http://example.org/ä/b c'),
+];
+const B = 'http://example.org/b';
+const bStatements = (p: string) => [
+  iri(B, `${FOAF}knows`, `_:${p}0`),
+  lit(`_:${p}0`, `${FOAF}name`, 'Ann', `${XSD}string`),
+  iri(`_:${p}0`, `${FOAF}knows`, `_:${p}1`),
+  lit(`_:${p}1`, `${FOAF}name`, 'Bob', `${XSD}string`),
+];
+const C = 'http://example.org/c';
+const cStatements = [iri(C, RDF_TYPE, `${FOAF}Document`), lit(C, `${FOAF}title`, 'C', `${XSD}string`)];
+const D = 'http://example.org/d';
+const D2 = 'https://www.example.org/d2';
+const E = 'http://example.org/e';
+const F = 'http://other.example.net/f';
+const G = 'http://example.org/g';
+
+/** Week one: six documents, one behind two redirect hops, one timed out. */
+export function week1(): CrawledDocument[] {
+  const t = WEEK1 + 60_000;
+  return [
+    doc(
+      record(A, t, { graphHash: 'hash-a1', etag: '"v1"', lastModified: 'Mon, 16 Nov 2026 00:00:00 GMT' }),
+      aStatements,
+    ),
+    doc(
+      record(B, t + 1000, { graphHash: 'hash-b', format: 'rdfxml', contentType: 'application/rdf+xml' }),
+      bStatements('bAAAA_'),
+    ),
+    doc(record(C, t + 2000, { graphHash: 'hash-c', segment: 'adaptive', round: 1 }), cStatements),
+    doc(
+      record(D, t + 3000, {
+        finalUrl: D2,
+        graphHash: 'hash-d',
+        headers: { 'content-type': 'application/n-triples', 'x-ünïcode': 'välue' },
+        contentType: 'application/n-triples',
+        format: 'ntriples',
+        redirects: [
+          { from: D, to: 'https://example.org/d', status: 301, at: t + 3000 },
+          { from: 'https://example.org/d', to: D2, status: 303, at: t + 3100 },
+        ],
+      }),
+      [iri(D2, RDF_TYPE, `${FOAF}Document`)],
+    ),
+    doc(record(E, t + 4000, { graphHash: 'hash-e' }), [lit(E, `${FOAF}title`, 'E', `${XSD}string`)]),
+    doc(
+      record(F, t + 5000, {
+        status: null,
+        error: 'timeout',
+        errorMessage: 'no response within 120 s',
+        contentType: null,
+        format: null,
+        bytes: 0,
+        contentSha256: null,
+        headers: {},
+        segment: 'adaptive',
+        round: 2,
+      }),
+      [],
+    ),
+  ];
+}
+
+/** Week two: A gains a triple, B is relabelled, C reordered, E answers 404, F times out again, G is new. */
+export function week2(): CrawledDocument[] {
+  const t = WEEK2 + 60_000;
+  const [, , , d, , f] = week1();
+  return [
+    doc(record(A, t, { graphHash: 'hash-a2' }), [...aStatements, iri(A, `${FOAF}knows`, C)]),
+    doc(record(B, t + 1000, { graphHash: 'hash-b' }), bStatements('bBBBB_').reverse()),
+    doc(record(C, t + 2000, { graphHash: 'hash-c' }), [...cStatements].reverse()),
+    { ...d, record: { ...d.record, fetchedAt: t + 3000 } },
+    doc(
+      record(E, t + 4000, {
+        status: 404,
+        error: 'http_4xx',
+        errorMessage: 'Not Found',
+        contentType: 'text/html',
+        format: null,
+      }),
+      [],
+    ),
+    { ...f, record: { ...f.record, fetchedAt: t + 5000 } },
+    doc(record(G, t + 6000, { graphHash: 'hash-g', segment: 'adaptive' }), [
+      iri(G, RDF_TYPE, `${FOAF}Document`),
+    ]),
+  ];
+}
+
+/** A schedule as the schedule stage would hand it over after week two. */
+export function schedule(): ScheduleEntry[] {
+  return [
+    {
+      url: A,
+      level: 1,
+      intervalMs: 302_400_000,
+      nextDue: WEEK2 + 302_400_000,
+      strategy: 'dyldo',
+      state: '{"run":1}',
+    },
+    {
+      url: B,
+      level: 0,
+      intervalMs: 604_800_000,
+      nextDue: WEEK2 + 604_800_000,
+      strategy: 'dyldo',
+      state: '{}',
+    },
+  ];
+}
+
+/** Wraps an array as the `documents` callback publishSnapshot takes. */
+export function source(docs: CrawledDocument[]): () => AsyncIterable<CrawledDocument> {
+  return async function* () {
+    yield* docs;
+  };
+}
