@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { evaluateCommand } from './evaluate.ts';
 import { expandCommand } from './expand.ts';
+import { verifyCommand } from './verify.ts';
 
 /** Every subcommand of `observatory`, one factory per file in this folder. */
-export const commands: Array<() => Command> = [expandCommand];
+export const commands: Array<() => Command> = [expandCommand, evaluateCommand, verifyCommand];

@@ -1,0 +1,86 @@
+import { ObservatoryError } from '../../core/index.ts';
+import { changeHistory } from './change-history.ts';
+import type { ChangeHistory } from './types.ts';
+
+/** One page's revisions gathered from one or more API responses (continuations add more). */
+export interface PageRevisions {
+  readonly title: string;
+  readonly times: number[];
+  /** The latest `curtimestamp` of the responses that held the page: when the history was read. */
+  readAt: number;
+}
+
+function bad(file: string, expected: string): ObservatoryError {
+  return new ObservatoryError('invalid_input', `${file}: expected ${expected}`);
+}
+
+/** MediaWiki marks minor edits with `"minor": ""` (formatversion 1) or `"minor": true` (2). */
+function isMinor(revision: Record<string, unknown>): boolean {
+  return revision.minor === '' || revision.minor === true;
+}
+
+/**
+ * Adds the revisions of one MediaWiki API response (`action=query&prop=revisions&rvprop=
+ * timestamp|flags`, formatversion 1 or 2) into `pages`, keyed by page id. Minor revisions are
+ * dropped unless `keepMinor`. Pages without revisions add nothing.
+ */
+export function addMediaWikiResponse(
+  json: string,
+  file: string,
+  pages: Map<string, PageRevisions>,
+  keepMinor = false,
+): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(json);
+  } catch {
+    throw bad(file, 'a MediaWiki API response in JSON');
+  }
+  const query = (body as { query?: { pages?: unknown } } | null)?.query;
+  if (!query || typeof query.pages !== 'object' || query.pages === null) {
+    throw bad(file, 'a MediaWiki API response with query.pages (action=query&prop=revisions)');
+  }
+  const cur = (body as { curtimestamp?: unknown }).curtimestamp;
+  const readAt = typeof cur === 'string' ? Date.parse(cur) : Number.NaN;
+  const list = Array.isArray(query.pages) ? query.pages : Object.values(query.pages);
+  for (const page of list as Record<string, unknown>[]) {
+    const revisions = page.revisions;
+    if (revisions === undefined) continue;
+    if (!Array.isArray(revisions))
+      throw bad(file, `revisions of page ${JSON.stringify(page.title)} as an array`);
+    const key = String(page.pageid ?? page.title);
+    let entry = pages.get(key);
+    if (!entry) {
+      entry = { title: String(page.title ?? key), times: [], readAt: Number.NaN };
+      pages.set(key, entry);
+    }
+    if (!Number.isNaN(readAt))
+      entry.readAt = Number.isNaN(entry.readAt) ? readAt : Math.max(entry.readAt, readAt);
+    for (const revision of revisions as Record<string, unknown>[]) {
+      const at = typeof revision.timestamp === 'string' ? Date.parse(revision.timestamp) : Number.NaN;
+      if (Number.isNaN(at)) {
+        throw bad(
+          file,
+          `every revision with an ISO 8601 timestamp (rvprop=timestamp|flags), got ${JSON.stringify(revision.timestamp)}`,
+        );
+      }
+      if (keepMinor || !isMinor(revision)) entry.times.push(at);
+    }
+  }
+}
+
+/**
+ * Change histories of the pages gathered: the first revision creates the page and starts the
+ * history; every later kept revision is a change; the history ends when it was read (curtimestamp)
+ * or, without it, at the last revision of any kind seen.
+ */
+export function mediaWikiHistories(pages: Map<string, PageRevisions>): ChangeHistory[] {
+  const docs: ChangeHistory[] = [];
+  for (const page of pages.values()) {
+    if (page.times.length === 0) continue;
+    const times = [...page.times].sort((a, b) => a - b);
+    const end = Number.isNaN(page.readAt) ? times[times.length - 1] : page.readAt;
+    docs.push(changeHistory(page.title, times[0], end, times.slice(1)));
+  }
+  return docs;
+}
