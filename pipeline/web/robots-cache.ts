@@ -11,19 +11,19 @@ const ROBOTS_ACCEPT = 'text/plain, */*;q=0.1';
 export interface RobotsCache {
   /**
    * null when allowed; else why not: `robots` (disallowed), `robots_unavailable` (robots.txt
-   * cannot be read for now), or `dns` / `blocked_address` / `tls` when the host cannot be fetched.
+   * cannot be read for now), or `dns` / `blocked_address` / `tls` / `refused` when the host cannot be fetched.
    */
   check(url: URL, signal?: AbortSignal): Promise<Unreachable | null>;
 }
 
 /**
  * robots.txt unreachable: the whole authority is disallowed for now (`robots_unavailable`), or,
- * when the host itself cannot be fetched at all (no DNS, blocked address, TLS), that code: the
+ * when the host itself cannot be fetched at all (no DNS, blocked address, TLS, nothing listening), that code: the
  * document would fail the same way and the code says why.
  */
 type Unreachable = { readonly code: ErrorCode; readonly message: string };
 
-const HOST_FAILURES = new Set<ErrorCode>(['dns', 'blocked_address', 'tls']);
+const HOST_FAILURES = new Set<ErrorCode>(['dns', 'blocked_address', 'tls', 'refused']);
 
 interface Entry {
   readonly policy: RobotsPolicy | Unreachable;
