@@ -10,7 +10,7 @@
  */
 export function regularRate(n: number, changed: number, interval: number): number {
   if (n === 0) return 0;
-  return -Math.log((n - changed + 0.5) / (n + 0.5)) / interval;
+  return Math.log((n + 0.5) / (n - changed + 0.5)) / interval;
 }
 
 /**
