@@ -112,7 +112,7 @@ test('quads.parquet holds every statement in its document graph, sorted by graph
   assert.ok(rows.some((r) => r.graph === 'https://www.example.org/d2'));
   assert.equal(rows.filter((r) => r.object_kind === 'bnode').length, 2);
   assert.equal(
-    rows.find((r) => r.object_kind === 'iri' && r.predicate.toString().endsWith('knows'))?.datatype,
+    rows.find((r) => r.object_kind === 'iri' && String(r.predicate).endsWith('knows'))?.datatype,
     null,
   );
 });

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { manualClock } from '../../pipeline/core/index.ts';
+import { publishSnapshot, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { source, WEEK1, week1 } from './sample-crawl.ts';
+
+const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
+let root: string;
+let good: string;
+
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), 'snapshot-verify-'));
+  good = (
+    await publishSnapshot({
+      root,
+      name: '2026-11-16',
+      kind: 'weekly',
+      startedAt: WEEK1,
+      endedAt: WEEK1 + 1000,
+      config: {},
+      documents: source(week1()),
+      clock: manualClock(WEEK1),
+    })
+  ).folder;
+});
+after(() => rm(root, { recursive: true, force: true }));
+
+/** A damaged copy of the good folder, named like it (verify checks the name). */
+async function damaged(label: string, damage: (folder: string) => Promise<void>): Promise<string> {
+  const folder = join(root, label, '2026-11-16');
+  await cp(good, folder, { recursive: true });
+  await damage(folder);
+  return folder;
+}
+
+test('a published folder verifies', async () => {
+  const report = await verifySnapshot(good);
+  assert.deepEqual(report, { name: '2026-11-16', files: 8, bytes: report.bytes, quads: 13 });
+});
+
+test('verify catches a flipped byte', async () => {
+  const folder = await damaged('flipped', async (f) => {
+    const path = join(f, 'quads.parquet');
+    const bytes = await readFile(path);
+    bytes[Math.floor(bytes.length / 2)] ^= 0x01;
+    await writeFile(path, bytes);
+  });
+  await assert.rejects(verifySnapshot(folder), {
+    code: 'corrupt',
+    message: /quads\.parquet does not match its SHA-256/,
+  });
+});
+
+test('verify catches a missing file', async () => {
+  const folder = await damaged('missing', (f) => rm(join(f, 'redirects.parquet')));
+  await assert.rejects(verifySnapshot(folder), { code: 'corrupt', message: /redirects\.parquet is missing/ });
+});
+
+test('verify catches a manifest row count that disagrees with the Parquet file', async () => {
+  const folder = await damaged('rows', async (f) => {
+    const manifest = JSON.parse(await readFile(join(f, 'manifest.json'), 'utf8'));
+    manifest.files.find((x: { name: string }) => x.name === 'documents.parquet').rows = 7;
+    const text = `${JSON.stringify(manifest, null, 2)}\n`;
+    await writeFile(join(f, 'manifest.json'), text);
+    // keep the checksums consistent so that the row count is the first problem
+    const sums = await readFile(join(f, 'SHA256SUMS'), 'utf8');
+    const hash = createHash('sha256').update(text).digest('hex');
+    await writeFile(join(f, 'SHA256SUMS'), sums.replace(/^[0-9a-f]{64}(?= {2}manifest\.json)/m, hash));
+  });
+  await assert.rejects(verifySnapshot(folder), {
+    code: 'corrupt',
+    message: /documents\.parquet has 6 rows, the manifest says 7/,
+  });
+});
+
+test('observatory verify: exit 0 on the catalogue, exit 1 with one line on a damaged folder', async () => {
+  const ok = spawnSync(process.execPath, [cli, 'verify', '--root', root], { encoding: 'utf8' });
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /^ok 2026-11-16: 8 files, \d+ bytes, 13 quads$/m);
+  const folder = await damaged('cli', (f) => rm(join(f, 'data.nq.gz')));
+  const bad = spawnSync(process.execPath, [cli, 'verify', folder], { encoding: 'utf8' });
+  assert.equal(bad.status, 1);
+  const lines = bad.stderr.trim().split('\n');
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /data\.nq\.gz is missing \[corrupt\]$/);
+});
+
+test('an unwritable root is one clear io error', async () => {
+  const file = join(root, 'not-a-directory');
+  await writeFile(file, '');
+  await assert.rejects(
+    publishSnapshot({
+      root: join(file, 'snapshots'),
+      name: '2026-11-16',
+      kind: 'weekly',
+      startedAt: WEEK1,
+      endedAt: WEEK1,
+      config: {},
+      documents: source([]),
+      clock: manualClock(0),
+    }),
+    { code: 'io', message: /^cannot create the snapshot root .*not-a-directory\/snapshots: ENOTDIR/ },
+  );
+});
