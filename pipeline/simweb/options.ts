@@ -1,0 +1,75 @@
+import { type Clock, invalidInput } from '../core/index.ts';
+
+/** What shapes the generated Web (pure: no server involved). */
+export interface WebOptions {
+  /** Everything follows from the seed: same seed, same Web, byte for byte. */
+  readonly seed: number;
+  /** Documents, vocabulary documents included (scenario documents are extra). */
+  readonly docs: number;
+  /** Pay-level domains, vocabulary publishers included (scenario PLDs are extra). */
+  readonly plds: number;
+  /** Multiplier of the realistic rates of faults sprinkled through the Web: 0 clean, 1 realistic. */
+  readonly faults: number;
+  /** Start of the simulated span: documents change only in [epochMs, epochMs + horizonMs]. */
+  readonly epochMs: number;
+  readonly horizonMs: number;
+}
+
+/** What the HTTP server adds to the Web it serves. */
+export interface SimWebOptions extends WebOptions {
+  /** TCP port on 127.0.0.1; 0 picks a free one. */
+  readonly port: number;
+  /** Multiplier of per-PLD service times: 0 answers at once (tests), 1 is realistic. */
+  readonly latencyScale: number;
+  /** The virtual clock's start (epoch ms). */
+  readonly now: number;
+  /** A clock to read virtual time from instead of the server's own (e.g. the demo's). */
+  readonly clock: Clock | null;
+}
+
+export const DEFAULT_EPOCH_MS = Date.UTC(2026, 0, 5);
+const DAY = 86_400_000;
+
+export const SIMWEB_DEFAULTS: SimWebOptions = Object.freeze({
+  seed: 1,
+  docs: 5000,
+  plds: 300,
+  faults: 1,
+  epochMs: DEFAULT_EPOCH_MS,
+  horizonMs: 2 * 365 * DAY,
+  port: 0,
+  latencyScale: 1,
+  now: DEFAULT_EPOCH_MS,
+  clock: null,
+});
+
+/** Largest Web generated: bounded so that the PLD table and ids stay small. */
+export const MAX_DOCS = 10_000_000;
+
+function integer(name: string, value: unknown, min: number, max: number): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw invalidInput(name, `a whole number from ${min} to ${max}`, value);
+  }
+}
+
+function nonNegative(name: string, value: unknown): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw invalidInput(name, 'a number of at least 0', value);
+  }
+}
+
+/** Validates options once, at the boundary, into a frozen, fully defaulted set. */
+export function simWebOptions(input: Partial<SimWebOptions> = {}): SimWebOptions {
+  const o = { ...SIMWEB_DEFAULTS, ...input };
+  integer('seed', o.seed, 0, 2 ** 32 - 1);
+  integer('plds', o.plds, 10, 100_000);
+  integer('docs', o.docs, 2 * o.plds, MAX_DOCS);
+  integer('port', o.port, 0, 65535);
+  nonNegative('faults', o.faults);
+  nonNegative('latencyScale', o.latencyScale);
+  nonNegative('horizonMs', o.horizonMs);
+  for (const k of ['epochMs', 'now'] as const) {
+    if (!Number.isFinite(o[k])) throw invalidInput(k, 'an instant in epoch milliseconds', o[k]);
+  }
+  return Object.freeze(o);
+}

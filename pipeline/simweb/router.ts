@@ -1,0 +1,52 @@
+/**
+ * Which answer a request gets, whatever carries it (the HTTP server or the ground truth):
+ * robots.txt, scenario URLs, vocabulary terms and generated documents, in that order.
+ */
+
+import { type DocRequest, documentReply } from './document-reply.ts';
+import { matchPath } from './documents.ts';
+import { type Reply, redirectReply, statusReply } from './reply.ts';
+import { ROBOTS_REDIRECT_TARGET, type RobotsVariant, robotsAnswer } from './robots.ts';
+import { ROBOTS_LAB_HOSTS, SCENARIO_HOSTS, scenarioReply } from './scenarios.ts';
+import { VOCABULARIES, vocabularyDocUrl } from './vocabularies.ts';
+import type { GeneratedWeb } from './web-shape.ts';
+
+export interface RouteRequest extends DocRequest {
+  readonly host: string;
+  readonly path: string;
+}
+
+/** The robots.txt variant of a host (null: a host the simulated Web does not serve). */
+export function robotsVariantOf(web: GeneratedWeb, host: string): RobotsVariant | null {
+  const lab = ROBOTS_LAB_HOSTS.get(host);
+  if (lab) return lab;
+  if (SCENARIO_HOSTS.has(host)) return 'none';
+  return web.hostIndex.get(host)?.robots ?? null;
+}
+
+function termRedirect(host: string, path: string): Reply | null {
+  for (const v of VOCABULARIES) {
+    if (v.host !== host || v.style === 'hash') continue;
+    const ns = new URL(v.namespace);
+    if (path.startsWith(ns.pathname) && path.length > ns.pathname.length) {
+      return redirectReply(v.style === 'see-other' ? 303 : 302, vocabularyDocUrl(v));
+    }
+  }
+  return null;
+}
+
+/** The answer to a GET for `host` + `path` + `search` at virtual time `t`. */
+export function route(web: GeneratedWeb, req: RouteRequest, t: number): Reply {
+  const { host, path } = req;
+  if (path === '/robots.txt' || path === ROBOTS_REDIRECT_TARGET) {
+    const variant = robotsVariantOf(web, host);
+    if (variant === null) return statusReply(404, {}, 'Not found\n');
+    const a = robotsAnswer(variant, path);
+    return { ...statusReply(a.status, a.headers, a.body), delayMs: a.delayMs, compress: true };
+  }
+  const scenario = scenarioReply(host, path + req.search, req);
+  if (scenario) return scenario;
+  const match = matchPath(web, host, path);
+  if (match) return documentReply(web, match, t, req);
+  return termRedirect(host, path) ?? statusReply(404, {}, 'Not found\n');
+}

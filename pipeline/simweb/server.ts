@@ -1,0 +1,171 @@
+/**
+ * The HTTP server of the simulated Web: one port, every host by its Host header. It adds what
+ * the pure routing does not have: the virtual clock, per-PLD service time, the request log, and
+ * the misbehaving transports.
+ */
+import { writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type Clock,
+  type ManualClock,
+  manualClock,
+  ObservatoryError,
+  payLevelDomain,
+} from '../core/index.ts';
+import { CONTROL_PREFIX, handleControl } from './control.ts';
+import { coreSeeds } from './links.ts';
+import { type SimWebOptions, simWebOptions } from './options.ts';
+import { randomStream } from './random.ts';
+import { createRequestLog, type RequestLogEntry } from './request-log.ts';
+import { route } from './router.ts';
+import { SCENARIOS, type Scenario } from './scenarios.ts';
+import { sendReply } from './send.ts';
+import { summarize, type WebSummary } from './summary.ts';
+import { type TruthRecord, truthRecords } from './truth.ts';
+import { type GeneratedWeb, generateWeb } from './web-shape.ts';
+
+export interface SimWeb {
+  readonly web: GeneratedWeb;
+  readonly port: number;
+  /** `http://127.0.0.1:PORT` */
+  readonly origin: string;
+  /** What to give the crawler: `*=127.0.0.1:PORT`. */
+  readonly resolveRule: string;
+  /** The core seed list (vocabularies and example resources of the big datasets). */
+  readonly coreSeeds: readonly string[];
+  readonly scenarios: Readonly<Record<string, Scenario>>;
+  /** The virtual clock the Web's content follows (the given clock when one was passed). */
+  readonly clock: Clock;
+  /** Writes the core seed list, one URI a line. */
+  writeCoreSeeds(file: string): Promise<void>;
+  /** Crawl requests so far (control requests excluded), with seq greater than `since`. */
+  requestLog(since?: number): RequestLogEntry[];
+  clearRequestLog(): void;
+  /** Ground truth at `atMs` (default: the virtual clock). */
+  truth(atMs?: number): TruthRecord[];
+  /** Sets the virtual clock (only when the Web owns its clock). */
+  setClock(ms: number): void;
+  advanceClock(ms: number): void;
+  summary(): WebSummary;
+  close(): Promise<void>;
+}
+
+function ownClock(clock: Clock | null, now: number): ManualClock | null {
+  return clock ? null : manualClock(now);
+}
+
+/** Generates a Web from the options and serves it on 127.0.0.1. */
+export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<SimWeb> {
+  const options = simWebOptions(input);
+  const web = generateWeb(options);
+  const own = ownClock(options.clock, options.now);
+  const clock: Clock = own ?? options.clock!;
+  const settable: ManualClock = own ?? {
+    ...clock,
+    set: () => {
+      throw new ObservatoryError(
+        'invalid_input',
+        'the simulated Web follows a clock it was given; set that clock instead',
+      );
+    },
+    advance: () => {
+      throw new ObservatoryError(
+        'invalid_input',
+        'the simulated Web follows a clock it was given; advance that clock instead',
+      );
+    },
+  };
+  const log = createRequestLog();
+  const seeds = coreSeeds(web);
+  const timers = new Set<NodeJS.Timeout>();
+  const jitter = randomStream(web.key, 0x1a7);
+  const summary = () => summarize(web);
+
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const startedAt = performance.timeOrigin + performance.now();
+    const rawUrl = req.url ?? '/';
+    if (rawUrl.startsWith(CONTROL_PREFIX)) {
+      handleControl({ web, clock: settable, log, seeds, summary }, req, res).catch((e) => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end(String(e));
+      });
+      return;
+    }
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    const q = rawUrl.indexOf('?');
+    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const search = q < 0 ? '' : rawUrl.slice(q);
+    const entry = log.add({
+      startedAt,
+      virtualAt: clock.now(),
+      host,
+      pld: payLevelDomain(host),
+      method: req.method ?? 'GET',
+      path: rawUrl,
+      userAgent: req.headers['user-agent'] ?? null,
+    });
+    res.on('finish', () => {
+      entry.status = res.statusCode;
+    });
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' });
+      res.end();
+      return;
+    }
+    const h = req.headers;
+    const reply = route(
+      web,
+      { host, path, search, accept: h.accept, ifNoneMatch: h['if-none-match'] },
+      clock.now(),
+    );
+    const pld = web.hostIndex.get(host);
+    const service =
+      pld && options.latencyScale > 0
+        ? pld.latencyMs * options.latencyScale * (0.5 + jitter.exponential(0.5))
+        : 0;
+    const wait = service + reply.delayMs;
+    if (wait <= 0) return sendReply(req, res, reply, timers);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!res.destroyed) sendReply(req, res, reply, timers);
+    }, wait);
+    timers.add(timer);
+  };
+
+  const server = createServer({ keepAliveTimeout: 30_000, requestTimeout: 0 }, serve);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e) =>
+      reject(
+        new ObservatoryError('io', `simweb: cannot listen on 127.0.0.1:${options.port}: ${e.message}`, {
+          cause: e,
+        }),
+      ),
+    );
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    web,
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    resolveRule: `*=127.0.0.1:${port}`,
+    coreSeeds: seeds,
+    scenarios: SCENARIOS,
+    clock,
+    writeCoreSeeds: (file) => writeFile(file, `${seeds.join('\n')}\n`),
+    requestLog: (since) => log.entries(since),
+    clearRequestLog: () => log.clear(),
+    truth: (atMs) => [...truthRecords(web, atMs ?? clock.now())],
+    setClock: (ms) => settable.set(ms),
+    advanceClock: (ms) => settable.advance(ms),
+    summary,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
