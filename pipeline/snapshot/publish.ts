@@ -21,7 +21,7 @@ import {
 } from './schema.ts';
 import { isSnapshotName } from './snapshot-name.ts';
 import { computeStats } from './snapshot-stats.ts';
-import { stageCrawl } from './staging.ts';
+import { stageCrawl, stageSchedule } from './staging.ts';
 
 /** The folder, under a snapshot root, where crawls in progress and publishes being built live. */
 export const INCOMPLETE_DIR = '.incomplete';
@@ -39,11 +39,22 @@ export interface PublishOptions {
   readonly config: object;
   /** The crawl's documents; called once per publish attempt. */
   readonly documents: () => AsyncIterable<CrawledDocument>;
-  /** Re-visit state after this crawl, for schedule.parquet; an empty table when absent. */
-  readonly schedule?: readonly ScheduleEntry[];
+  /**
+   * Re-visit state after this crawl, for schedule.parquet (an empty table when absent): the entries,
+   * or a function that derives them from change detection's verdict per URL (see ChangeVerdicts).
+   */
+  readonly schedule?: readonly ScheduleEntry[] | ScheduleFromChanges;
   readonly clock: Clock;
   readonly log?: Logger;
 }
+
+/** Per URL of the crawl: did its content change (null: no previous observation, or nothing to compare)? */
+export type ChangeVerdicts = ReadonlyMap<string, boolean | null>;
+
+/** Derives the schedule after a crawl from its change verdicts; called once change detection has run. */
+export type ScheduleFromChanges = (
+  changes: ChangeVerdicts,
+) => readonly ScheduleEntry[] | Promise<readonly ScheduleEntry[]>;
 
 export interface PublishedSnapshot {
   readonly name: string;
@@ -112,14 +123,17 @@ async function buildFolder(
   const session = await openDuckDb(database);
   try {
     const { connection } = session;
+    // a schedule derived from change verdicts follows from the rest of the input; a given one is input
+    const given = typeof options.schedule === 'function' ? null : (options.schedule ?? []);
     const header = JSON.stringify([
       options.name,
       options.kind,
       options.startedAt,
       options.endedAt,
       options.config,
+      given,
     ]);
-    const staged = await stageCrawl(connection, options.documents(), options.schedule ?? [], header);
+    const staged = await stageCrawl(connection, options.documents(), header);
     log.info({ snapshot: options.name, documents: staged.documents }, 'crawl staged for publishing');
     const published = join(root, options.name);
     if (await exists(published)) return { fingerprint: staged.fingerprint };
@@ -129,6 +143,15 @@ async function buildFolder(
       .reverse()
       .map((e) => ({ name: e.name, folder: join(root, e.name) }));
     const previousSnapshots = await detectChanges(connection, earlier);
+    if (typeof options.schedule === 'function') {
+      const verdicts = (await connection.runAndReadAll('SELECT url, changed FROM stage_changes')).getRows();
+      await stageSchedule(
+        connection,
+        await options.schedule(new Map(verdicts as Array<[string, boolean | null]>)),
+      );
+    } else {
+      await stageSchedule(connection, given ?? []);
+    }
 
     const files: ManifestFile[] = [];
     const rows = {} as Record<TableName, number>;

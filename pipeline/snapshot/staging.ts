@@ -110,22 +110,30 @@ function appendSchedule(appender: DuckDBAppender, entry: ScheduleEntry): void {
   appender.endRow();
 }
 
+/** Loads the re-visit schedule after this crawl into the staging table of schedule.parquet. */
+export async function stageSchedule(
+  connection: DuckDBConnection,
+  schedule: readonly ScheduleEntry[],
+): Promise<void> {
+  const plan = await connection.createAppender('stage_schedule');
+  for (const entry of schedule) appendSchedule(plan, entry);
+  plan.closeSync();
+}
+
 /**
  * Creates the staging tables and loads the crawl in one pass over its documents. `header` is the
- * rest of the publish input (kind, times, config) that the fingerprint must cover.
+ * rest of the publish input (kind, times, config, a given schedule) that the fingerprint must cover.
  */
 export async function stageCrawl(
   connection: DuckDBConnection,
   documents: AsyncIterable<CrawledDocument>,
-  schedule: readonly ScheduleEntry[],
   header: string,
 ): Promise<StagedCrawl> {
   await connection.run(STAGING_DDL);
   const docs = await connection.createAppender('stage_documents');
   const quads = await connection.createAppender('stage_quads');
   const hops = await connection.createAppender('stage_redirects');
-  const plan = await connection.createAppender('stage_schedule');
-  let sum = sha256(`${header}\n${JSON.stringify(schedule)}`);
+  let sum = sha256(header);
   let count = 0;
   let statements = 0;
   for await (const doc of documents) {
@@ -136,8 +144,7 @@ export async function stageCrawl(
     count++;
     statements += doc.statements.length;
   }
-  for (const entry of schedule) appendSchedule(plan, entry);
-  for (const appender of [docs, quads, hops, plan]) appender.closeSync();
+  for (const appender of [docs, quads, hops]) appender.closeSync();
 
   const duplicate = await connection.runAndReadAll(
     'SELECT url FROM stage_documents GROUP BY url HAVING count(*) > 1 ORDER BY url LIMIT 1',

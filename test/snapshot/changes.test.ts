@@ -5,18 +5,32 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { manualClock } from '../../pipeline/core/index.ts';
 import { openDuckDb } from '../../pipeline/snapshot/duckdb-session.ts';
-import { listSnapshots, publishSnapshot, readManifest, snapshotName } from '../../pipeline/snapshot/index.ts';
+import {
+  listSnapshots,
+  publishSnapshot,
+  readManifest,
+  readSchedule,
+  snapshotName,
+} from '../../pipeline/snapshot/index.ts';
 import { schedule, source, WEEK1, WEEK2, week1, week2 } from './sample-crawl.ts';
 
 let root: string;
 let rows: Map<string, Record<string, unknown>>;
+let verdicts: ReadonlyMap<string, boolean | null> = new Map();
 
 before(async () => {
   root = await mkdtemp(join(tmpdir(), 'snapshot-changes-'));
   const clock = manualClock(WEEK2 + 86_400_000);
   for (const [start, docs, plan] of [
     [WEEK1, week1(), undefined],
-    [WEEK2, week2(), schedule()],
+    [
+      WEEK2,
+      week2(),
+      (changes: ReadonlyMap<string, boolean | null>) => {
+        verdicts = changes;
+        return schedule();
+      },
+    ],
   ] as const) {
     await publishSnapshot({
       root,
@@ -136,4 +150,12 @@ test('the manifest summarises changes and the schedule is published', async () =
     (await listSnapshots(root)).map((e) => e.name),
     ['2026-11-16', '2026-11-23'],
   );
+});
+
+test('a schedule derived from change verdicts sees every URL and reads back unchanged', async () => {
+  assert.equal(verdicts.size, 7);
+  assert.equal(verdicts.get('http://example.org/a'), true);
+  assert.equal(verdicts.get('http://example.org/b'), false);
+  assert.equal(verdicts.get('http://example.org/e'), null);
+  assert.deepEqual(await readSchedule(join(root, '2026-11-23')), schedule());
 });
