@@ -42,7 +42,7 @@ export async function detectFormat(path: string): Promise<HistoryFormat> {
 
 /** The Parquet glob for a snapshot source: a file as is, a snapshot folder, or the snapshots/ root. */
 async function parquetGlob(path: string): Promise<string> {
-  if (/\.parquet$/i.test(path)) return path;
+  if (/\.parquet$/i.test(path) || (await kind(path)) === 'file') return path;
   const names = await readdir(path);
   return names.includes('documents.parquet')
     ? join(path, 'documents.parquet')

@@ -5,7 +5,11 @@ import type { ChangeHistory } from './types.ts';
 /** One page's revisions gathered from one or more API responses (continuations add more). */
 export interface PageRevisions {
   readonly title: string;
+  /** Times of the revisions kept (minor ones dropped unless asked). */
   readonly times: number[];
+  /** First and last revision of any kind: creation starts the history. */
+  first: number;
+  last: number;
   /** The latest `curtimestamp` of the responses that held the page: when the history was read. */
   readAt: number;
 }
@@ -51,7 +55,13 @@ export function addMediaWikiResponse(
     const key = String(page.pageid ?? page.title);
     let entry = pages.get(key);
     if (!entry) {
-      entry = { title: String(page.title ?? key), times: [], readAt: Number.NaN };
+      entry = {
+        title: String(page.title ?? key),
+        times: [],
+        first: Infinity,
+        last: -Infinity,
+        readAt: Number.NaN,
+      };
       pages.set(key, entry);
     }
     if (!Number.isNaN(readAt))
@@ -64,23 +74,25 @@ export function addMediaWikiResponse(
           `every revision with an ISO 8601 timestamp (rvprop=timestamp|flags), got ${JSON.stringify(revision.timestamp)}`,
         );
       }
+      entry.first = Math.min(entry.first, at);
+      entry.last = Math.max(entry.last, at);
       if (keepMinor || !isMinor(revision)) entry.times.push(at);
     }
   }
 }
 
 /**
- * Change histories of the pages gathered: the first revision creates the page and starts the
- * history; every later kept revision is a change; the history ends when it was read (curtimestamp)
+ * Change histories of the pages gathered: the first revision (minor or not) creates the page and
+ * starts the history; every later kept revision is a change; the history ends when it was read (curtimestamp)
  * or, without it, at the last revision of any kind seen.
  */
 export function mediaWikiHistories(pages: Map<string, PageRevisions>): ChangeHistory[] {
   const docs: ChangeHistory[] = [];
   for (const page of pages.values()) {
-    if (page.times.length === 0) continue;
-    const times = [...page.times].sort((a, b) => a - b);
-    const end = Number.isNaN(page.readAt) ? times[times.length - 1] : page.readAt;
-    docs.push(changeHistory(page.title, times[0], end, times.slice(1)));
+    if (page.first > page.last) continue;
+    const end = Number.isNaN(page.readAt) ? page.last : page.readAt;
+    // changeHistory keeps changes after the start: the creating revision is not a change
+    docs.push(changeHistory(page.title, page.first, end, page.times));
   }
   return docs;
 }

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
+const fixtures = new URL('./fixtures/', import.meta.url).pathname;
+
+function run(...args: string[]) {
+  return spawnSync(process.execPath, [cli, 'evaluate', ...args], { encoding: 'utf8' });
+}
+
+test('evaluate prints the table and writes CSV, JSON and SVG charts', async () => {
+  const out = await mkdtemp(join(tmpdir(), 'evaluate-'));
+  try {
+    const r = run(
+      '--histories',
+      join(fixtures, 'histories.jsonl'),
+      '--strategies',
+      'week,fix',
+      '--span',
+      '21d',
+      '--out',
+      out,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /\| week\s+\|/);
+    const csv = await readFile(join(out, 'results.csv'), 'utf8');
+    // document "a": changes on days 1, 2, 10; week downloads on days 7, 14, 21 -> 2 of 3 captured
+    assert.match(csv, /^week,2-7 days,1,3,2,3,0\.667,0\.667$/m);
+    const svg = await readFile(join(out, 'tradeoff.svg'), 'utf8');
+    assert.match(svg, /^<svg/);
+    assert.match(await readFile(join(out, 'monthly.svg'), 'utf8'), /<svg/);
+    const json = JSON.parse(await readFile(join(out, 'results.json'), 'utf8'));
+    assert.equal(json.comparison.rows.length, 2);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});
+
+test('bad input is one line on stderr and exit code 2', () => {
+  const malformed = run('--histories', join(fixtures, 'malformed.jsonl'));
+  assert.equal(malformed.status, 2);
+  assert.equal(malformed.stderr.trim().split('\n').length, 1);
+  assert.match(malformed.stderr, /malformed\.jsonl:2/);
+  const strategy = run('--synthetic', '1', '--strategies', 'fix,nope');
+  assert.equal(strategy.status, 2);
+  assert.match(strategy.stderr, /unknown strategy "nope"/);
+  const bounds = run('--synthetic', '1', '--max', '6m');
+  assert.equal(bounds.status, 2);
+  assert.match(bounds.stderr, /6mo is six months/);
+});
