@@ -9,9 +9,10 @@
  * raw control character. Lone surrogates, which no UTF-8 output can carry, become U+FFFD.
  * Both functions test for the rare case first and return the input unchanged otherwise.
  */
-const IRI_UNSAFE = /[\x00-\x20<>"{}|^`\\]/;
+/** One test for both rare cases: a character to escape, or a surrogate (possibly unpaired). */
+const IRI_RARE = /[\x00-\x20<>"{}|^`\\\ud800-\udfff]/;
 const IRI_UNSAFE_ALL = /[\x00-\x20<>"{}|^`\\]/g;
-const LITERAL_UNSAFE = /["\\\x00-\x1f\x7f]/;
+const LITERAL_RARE = /["\\\x00-\x1f\x7f\ud800-\udfff]/;
 const LITERAL_UNSAFE_ALL = /["\\\x00-\x1f\x7f]/g;
 const ECHAR: Readonly<Record<string, string>> = {
   '"': '\\"',
@@ -33,14 +34,12 @@ function uchar(c: string): string {
 
 /** The IRI as the inside of an N-Quads IRIREF (between `<` and `>`). */
 export function escapeIri(iri: string): string {
-  const wellFormed = iri.isWellFormed() ? iri : iri.toWellFormed();
-  return IRI_UNSAFE.test(wellFormed) ? wellFormed.replace(IRI_UNSAFE_ALL, percent) : wellFormed;
+  if (!IRI_RARE.test(iri)) return iri;
+  return iri.toWellFormed().replace(IRI_UNSAFE_ALL, percent);
 }
 
 /** The lexical form as the inside of an N-Quads string literal (between the quotes). */
 export function escapeLiteral(value: string): string {
-  const wellFormed = value.isWellFormed() ? value : value.toWellFormed();
-  return LITERAL_UNSAFE.test(wellFormed)
-    ? wellFormed.replace(LITERAL_UNSAFE_ALL, (c) => ECHAR[c] ?? uchar(c))
-    : wellFormed;
+  if (!LITERAL_RARE.test(value)) return value;
+  return value.toWellFormed().replace(LITERAL_UNSAFE_ALL, (c) => ECHAR[c] ?? uchar(c));
 }

@@ -28,8 +28,23 @@ export function ntriplesLine(s: Statement): string {
  */
 export function serializeNQuads(statements: readonly Statement[], graph: string): string {
   const tail = ` <${escapeIri(graph)}> .\n`;
+  // consecutive statements mostly share their subject and often their predicate
+  let subject = '';
+  let subjectOut = '';
+  let predicate = '';
+  let predicateOut = '';
   let out = '';
-  for (const s of statements) out += `${subjectTerm(s)} <${escapeIri(s.predicate)}> ${objectTerm(s)}${tail}`;
+  for (const s of statements) {
+    if (s.subject !== subject) {
+      subject = s.subject;
+      subjectOut = subjectTerm(s);
+    }
+    if (s.predicate !== predicate) {
+      predicate = s.predicate;
+      predicateOut = `<${escapeIri(predicate)}>`;
+    }
+    out += `${subjectOut} ${predicateOut} ${objectTerm(s)}${tail}`;
+  }
   return out;
 }
 
