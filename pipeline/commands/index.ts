@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { demoCommand } from './demo.ts';
 import { evaluateCommand } from './evaluate.ts';
 import { expandCommand } from './expand.ts';
+import { simwebCommand } from './simweb.ts';
 import { verifyCommand } from './verify.ts';
 
 /** Every subcommand of `observatory`, one factory per file in this folder. */
-export const commands: Array<() => Command> = [expandCommand, evaluateCommand, verifyCommand];
+export const commands: Array<() => Command> = [expandCommand, evaluateCommand, verifyCommand, simwebCommand, demoCommand];

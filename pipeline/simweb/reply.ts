@@ -59,7 +59,8 @@ export function statusReply(status: number, headers: Record<string, string> = {}
   };
 }
 
-/** A redirect to `location` (absolute or relative, as given). */
+/** A redirect to `location` (absolute or relative, as given), percent-encoded as HTTP headers must be. */
 export function redirectReply(status: number, location: string): Reply {
-  return statusReply(status, { location }, `Moved to ${location}\n`);
+  const encoded = /^https?:/.test(location) ? new URL(location).href : encodeURI(location);
+  return statusReply(status, { location: encoded }, `Moved to ${encoded}\n`);
 }
