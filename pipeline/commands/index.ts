@@ -6,4 +6,10 @@ import { simwebCommand } from './simweb.ts';
 import { verifyCommand } from './verify.ts';
 
 /** Every subcommand of `observatory`, one factory per file in this folder. */
-export const commands: Array<() => Command> = [expandCommand, evaluateCommand, verifyCommand, simwebCommand, demoCommand];
+export const commands: Array<() => Command> = [
+  expandCommand,
+  evaluateCommand,
+  verifyCommand,
+  simwebCommand,
+  demoCommand,
+];
