@@ -16,7 +16,7 @@ import { XSD_STRING } from './rdf-terms.ts';
 export type CanonicalMethod = 'exact' | 'rdfc1' | 'fallback';
 
 /** Bounds on RDFC-1.0 work per document: O(n) deep iterations, and wall-clock time. */
-const MAX_WORK_FACTOR = 1;
+const MAX_WORK_FACTOR = 2;
 const CANONIZE_TIMEOUT_MS = 5_000;
 
 /** A graph as sorted, deduplicated N-Triples lines with canonical blank-node labels. */
@@ -100,8 +100,20 @@ function neighbourhoodLabels(statements: readonly Statement[]): Map<string, stri
   return new Map([...colours].map(([blank, colour]) => [blank, `_:${colour}`]));
 }
 
+/** The statements without repeats: a graph is a set, and RDFC-1.0 would count a repeat twice. */
+function distinct(statements: readonly Statement[]): Statement[] {
+  const seen = new Set<string>();
+  return statements.filter((s) => {
+    const key = ntriplesLine(s);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** The canonical form of a graph (see CanonicalMethod); the basis of graph hashes and diffs. */
-export async function canonicalGraph(statements: readonly Statement[]): Promise<CanonicalGraph> {
+export async function canonicalGraph(input: readonly Statement[]): Promise<CanonicalGraph> {
+  const statements = distinct(input);
   if (!statements.some((s) => isBlank(s.subject) || s.objectKind === 'bnode')) {
     return { method: 'exact', lines: relabel(statements, (b) => b) };
   }

@@ -33,7 +33,8 @@ export function blankNodePrefix(documentUrl: string): string {
 export function normaliseLanguage(tag: string): string | null {
   const lower = tag.toLowerCase();
   if (LANG_TAG.test(lower)) return lower;
-  const repaired = lower.replace(/_/g, '-').replace(/[^a-z0-9-]/g, '');
+  // `en_US` is a common slip with an obvious meaning; anything else is not guessed at
+  const repaired = lower.replace(/_/g, '-');
   return LANG_TAG.test(repaired) ? repaired : null;
 }
 

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { diffStatements, graphHash } from '../../pipeline/rdf/index.ts';
+import { link, literal } from './statements.ts';
+
+const P = 'http://ex.org/p';
+const S = 'http://ex.org/s';
+
+const graph = [
+  link(S, P, '_:a'),
+  literal('_:a', 'http://ex.org/name', 'A'),
+  link('_:a', P, '_:b'),
+  literal('_:b', 'http://ex.org/name', 'B', 'en'),
+  literal(S, 'http://ex.org/n', '1', null, 'http://www.w3.org/2001/XMLSchema#integer'),
+];
+const relabelled = graph.map((s) => ({
+  ...s,
+  subject: s.subject.replace('_:a', '_:zz').replace('_:b', '_:yy'),
+  object: s.object.replace('_:a', '_:zz').replace('_:b', '_:yy'),
+}));
+
+function ring(n: number, prefix: string) {
+  return Array.from({ length: n }, (_, i) => link(`_:${prefix}${i}`, P, `_:${prefix}${(i + 1) % n}`));
+}
+
+function clique(n: number, prefix: string) {
+  const out = [];
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) if (i !== j) out.push(link(`_:${prefix}${i}`, P, `_:${prefix}${j}`));
+  return out;
+}
+
+test('graphHash: relabelled blank nodes and reordered triples give the same hash (RDFC-1.0)', async () => {
+  const h = await graphHash(graph);
+  assert.match(h, /^rdfc1:[0-9a-f]{64}$/);
+  assert.equal(await graphHash([...relabelled].reverse()), h);
+});
+
+test('graphHash: an added triple or a changed literal changes the hash', async () => {
+  const h = await graphHash(graph);
+  assert.notEqual(await graphHash([...graph, link(S, P, 'http://ex.org/o')]), h);
+  assert.notEqual(await graphHash([...graph.slice(0, 4), literal(S, 'http://ex.org/n', '2')]), h);
+});
+
+test('graphHash: duplicates do not count (a graph is a set)', async () => {
+  assert.equal(await graphHash([...graph, graph[1]]), await graphHash(graph));
+});
+
+test('graphHash: graphs without blank nodes take the exact method, order-independent', async () => {
+  const g = [link(S, P, 'http://ex.org/o'), literal(S, P, 'x', 'de')];
+  const h = await graphHash(g);
+  assert.match(h, /^exact:[0-9a-f]{64}$/);
+  assert.equal(await graphHash([g[1], g[0]]), h);
+  assert.notEqual(await graphHash([g[0], literal(S, P, 'x', 'fr')]), h);
+});
+
+test('graphHash: RDFC-1.0 tells a ring of 8 from two rings of 4', async () => {
+  const one = await graphHash(ring(8, 'a'));
+  const two = await graphHash([...ring(4, 'a'), ...ring(4, 'b')]);
+  assert.match(one, /^rdfc1:/);
+  assert.notEqual(one, two);
+});
+
+test('graphHash: a pathological blank-node graph falls back, still invariant under relabelling', async () => {
+  const h = await graphHash(clique(6, 'a'));
+  assert.match(h, /^fallback:[0-9a-f]{64}$/);
+  assert.equal(await graphHash(clique(6, 'q').reverse()), h);
+  assert.notEqual(await graphHash(clique(7, 'a')), h);
+});
+
+test('diffStatements: relabelling is no change; added and removed triples are listed', async () => {
+  assert.deepEqual(await diffStatements(graph, relabelled), { added: [], removed: [], method: 'rdfc1' });
+  const after = [
+    ...relabelled.filter((s) => s.predicate !== 'http://ex.org/n'),
+    link(S, P, 'http://ex.org/new'),
+  ];
+  const diff = await diffStatements(graph, after);
+  assert.deepEqual(diff.added, ['<http://ex.org/s> <http://ex.org/p> <http://ex.org/new> .']);
+  assert.deepEqual(diff.removed, [
+    '<http://ex.org/s> <http://ex.org/n> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .',
+  ]);
+});
