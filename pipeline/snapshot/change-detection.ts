@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ObjectKind, Statement } from '../core/index.ts';
+import { diffStatements } from '../rdf/index.ts';
 import { sqlString } from './duckdb-session.ts';
 import { parquetFileName } from './schema.ts';
-import { diffTriples } from './triple-diff.ts';
 
 /** Changed documents whose triples are diffed together; bounds the statements held in memory. */
 const DIFF_BATCH = 2000;
@@ -101,13 +101,14 @@ async function diffChangedDocuments(
       );
     }
     for (const [url, finalUrl, snapshot, previousFinalUrl] of batch) {
-      const diff = diffTriples(
+      // blank-node aware: both versions are canonicalised on their own (pipeline/rdf)
+      const diff = await diffStatements(
         previous.get(snapshot)?.get(previousFinalUrl) ?? [],
         current.get(finalUrl) ?? [],
       );
       appender.appendVarchar(url);
-      appender.appendBigInt(BigInt(diff.added));
-      appender.appendBigInt(BigInt(diff.removed));
+      appender.appendBigInt(BigInt(diff.added.length));
+      appender.appendBigInt(BigInt(diff.removed.length));
       appender.endRow();
     }
   }

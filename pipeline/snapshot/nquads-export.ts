@@ -3,9 +3,9 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ObjectKind, Statement } from '../core/index.ts';
+import { serializeNQuads } from '../rdf/index.ts';
 import { sqlString } from './duckdb-session.ts';
 import { ioError } from './durable-fs.ts';
-import { nquadsLine } from './nquads-serialise.ts';
 
 async function* lines(connection: DuckDBConnection, quadsFile: string): AsyncGenerator<string> {
   // read in file order (DuckDB preserves insertion order), so data.nq.gz is sorted like quads.parquet
@@ -17,16 +17,20 @@ async function* lines(connection: DuckDBConnection, quadsFile: string): AsyncGen
     if (!chunk || chunk.rowCount === 0) return;
     const [graph, subject, predicate, object, kind, datatype, lang] = chunk.getColumns() as unknown[][];
     let text = '';
+    let run: Statement[] = [];
     for (let i = 0; i < chunk.rowCount; i++) {
-      const statement: Statement = {
+      run.push({
         subject: subject[i] as string,
         predicate: predicate[i] as string,
         object: object[i] as string,
         objectKind: kind[i] as ObjectKind,
         datatype: datatype[i] as string | null,
         lang: lang[i] as string | null,
-      };
-      text += nquadsLine(statement, graph[i] as string);
+      });
+      if (i + 1 === chunk.rowCount || graph[i + 1] !== graph[i]) {
+        text += serializeNQuads(run, graph[i] as string);
+        run = [];
+      }
     }
     yield text;
   }

@@ -71,6 +71,10 @@ test('an added triple is a change with added = 1', () => {
   assert.equal(rows.get('http://example.org/a')?.previous_fetched_at, '2026-11-16 00:01:00');
 });
 
+test('a triple added next to relabelled blank nodes counts as one added triple', () => {
+  assert.deepEqual(pick('h', 'changed', 'added', 'removed'), { changed: true, added: '1', removed: '0' });
+});
+
 test('relabelled blank nodes and reordered triples are not a change', () => {
   for (const url of ['b', 'c', 'd']) {
     assert.deepEqual(pick(url, 'changed', 'added', 'removed', 'availability_changed'), {
@@ -121,12 +125,12 @@ test('the manifest summarises changes and the schedule is published', async () =
   const manifest = await readManifest(join(root, '2026-11-23'));
   assert.deepEqual(manifest.previousSnapshots, ['2026-11-16']);
   assert.deepEqual(manifest.stats.changes, {
-    changed: 1,
+    changed: 2,
     unchanged: 3,
     new: 1,
     notComparable: 2,
     availabilityChanged: 1,
-    triplesAdded: 1,
+    triplesAdded: 2,
     triplesRemoved: 0,
   });
   assert.equal(manifest.counts.schedule, 2);
@@ -153,7 +157,7 @@ test('the manifest summarises changes and the schedule is published', async () =
 });
 
 test('a schedule derived from change verdicts sees every URL and reads back unchanged', async () => {
-  assert.equal(verdicts.size, 7);
+  assert.equal(verdicts.size, 8);
   assert.equal(verdicts.get('http://example.org/a'), true);
   assert.equal(verdicts.get('http://example.org/b'), false);
   assert.equal(verdicts.get('http://example.org/e'), null);

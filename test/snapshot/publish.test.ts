@@ -62,6 +62,7 @@ test('documents.parquet has one row per URL, sorted by url, with every column', 
       'http://example.org/c',
       'http://example.org/d',
       'http://example.org/e',
+      'http://example.org/h',
       'http://other.example.net/f',
     ],
   );
@@ -84,7 +85,7 @@ test('documents.parquet has one row per URL, sorted by url, with every column', 
   assert.equal(a.graph_hash, 'hash-a1');
   assert.equal(a.content_sha256, 'c'.repeat(64));
   assert.equal(a.duration_ms, '120');
-  const f = rows[5];
+  const f = rows[6];
   assert.equal(f.status, null);
   assert.equal(f.error, 'timeout');
   assert.equal(f.error_message, 'no response within 120 s');
@@ -95,7 +96,7 @@ test('documents.parquet has one row per URL, sorted by url, with every column', 
 
 test('quads.parquet holds every statement in its document graph, sorted by graph then subject', async () => {
   const rows = await query(`SELECT * FROM read_parquet('${folder}/quads.parquet')`);
-  assert.equal(rows.length, 13);
+  assert.equal(rows.length, 15);
   const keys = rows.map((r) => `${r.graph} ${r.subject}`);
   assert.deepEqual(keys, [...keys].sort());
   const name = rows.find((r) => r.lang === 'de');
@@ -110,7 +111,7 @@ test('quads.parquet holds every statement in its document graph, sorted by graph
     lang: 'de',
   });
   assert.ok(rows.some((r) => r.graph === 'https://www.example.org/d2'));
-  assert.equal(rows.filter((r) => r.object_kind === 'bnode').length, 2);
+  assert.equal(rows.filter((r) => r.object_kind === 'bnode').length, 3);
   assert.equal(
     rows.find((r) => r.object_kind === 'iri' && String(r.predicate).endsWith('knows'))?.datatype,
     null,
@@ -143,7 +144,7 @@ test('redirects.parquet has one row per hop', async () => {
 
 test('the first snapshot has no previous observations and an empty schedule with the schema', async () => {
   const changes = await query(`SELECT * FROM read_parquet('${folder}/changes.parquet')`);
-  assert.equal(changes.length, 6);
+  assert.equal(changes.length, 7);
   assert.ok(changes.every((c) => c.previous_snapshot === null && c.changed === null && c.added === null));
   const schedule = await query(`DESCRIBE SELECT * FROM read_parquet('${folder}/schedule.parquet')`);
   assert.deepEqual(
@@ -157,7 +158,7 @@ test('data.nq.gz is valid N-Quads (serdi) with the same quads in the same order 
   const serdi = spawnSync('serdi', ['-i', 'nquads', '-o', 'nquads', '-'], { input: nq, encoding: 'utf8' });
   assert.equal(serdi.status, 0, serdi.stderr);
   const lines = nq.trimEnd().split('\n');
-  assert.equal(lines.length, 13);
+  assert.equal(lines.length, 15);
   const graphs = lines.map((l) => l.slice(l.lastIndexOf(' <') + 2, -3));
   const rows = await query(`SELECT graph FROM read_parquet('${folder}/quads.parquet')`);
   assert.deepEqual(
@@ -178,25 +179,25 @@ test('SHA256SUMS passes sha256sum -c and the manifest records files, counts and 
   assert.equal(manifest.startedAt, '2026-11-16T00:00:00.000Z');
   assert.equal(manifest.schemaVersion, 1);
   assert.deepEqual(manifest.config, { concurrency: 64 });
-  assert.deepEqual(manifest.counts, { documents: 6, statements: 13, redirects: 2, changes: 6, schedule: 0 });
-  assert.equal(manifest.files.find((f) => f.name === 'quads.parquet')?.rows, 13);
+  assert.deepEqual(manifest.counts, { documents: 7, statements: 15, redirects: 2, changes: 7, schedule: 0 });
+  assert.equal(manifest.files.find((f) => f.name === 'quads.parquet')?.rows, 15);
   const s = manifest.stats;
-  assert.deepEqual(s.byStatus, { '200': 5, none: 1 });
-  assert.deepEqual(s.byError, { timeout: 1, none: 5 });
-  assert.deepEqual(s.bySegment, { adaptive: 2, kernel: 4 });
+  assert.deepEqual(s.byStatus, { '200': 6, none: 1 });
+  assert.deepEqual(s.byError, { timeout: 1, none: 6 });
+  assert.deepEqual(s.bySegment, { adaptive: 2, kernel: 5 });
   assert.deepEqual(s.plds, {
     total: 2,
     top: [
-      { key: 'example.org', count: 5 },
+      { key: 'example.org', count: 6 },
       { key: 'example.net', count: 1 },
     ],
   });
-  assert.equal(s.distinctBlankNodes, 2);
+  assert.equal(s.distinctBlankNodes, 3);
   assert.equal(s.distinctClasses, 2);
-  assert.equal(s.literals, 7);
+  assert.equal(s.literals, 8);
   assert.equal(s.redirectHops, 2);
-  assert.equal(s.changes.new, 6);
-  assert.equal(s.bytes, 5 * 512);
+  assert.equal(s.changes.new, 7);
+  assert.equal(s.bytes, 6 * 512);
 });
 
 test('index.json lists the snapshot once; republishing the same input is a no-op', async () => {
@@ -214,7 +215,7 @@ test('index.json lists the snapshot once; republishing the same input is a no-op
   const entries = await listSnapshots(root);
   assert.equal(entries.length, 1);
   assert.equal(entries[0].publishedAt, '2026-11-16T02:00:00.000Z');
-  assert.equal(entries[0].documents, 6);
+  assert.equal(entries[0].documents, 7);
   const index = JSON.parse(await readFile(join(root, 'index.json'), 'utf8'));
   assert.equal(index.snapshots[0].manifestSha256.length, 64);
 });

@@ -1,7 +1,8 @@
 /**
  * Two weeks of a small hand-made crawl that exercises every column of every table: non-ASCII
  * IRIs and literals, escapes, blank nodes, redirects, errors; week two relabels blank nodes (B),
- * reorders triples (C), adds a triple (A), loses a document to a 404 (E) and finds a new one (G).
+ * reorders triples (C), adds a triple (A; and H, next to relabelled blank nodes), loses a document
+ * to a 404 (E) and finds a new one (G).
  */
 import type { CrawledDocument, DocumentRecord, ScheduleEntry, Statement } from '../../pipeline/core/index.ts';
 
@@ -86,8 +87,13 @@ const D2 = 'https://www.example.org/d2';
 const E = 'http://example.org/e';
 const F = 'http://other.example.net/f';
 const G = 'http://example.org/g';
+const H = 'http://example.org/h';
+const hStatements = (p: string) => [
+  iri(H, `${FOAF}knows`, `_:${p}0`),
+  lit(`_:${p}0`, `${FOAF}name`, 'Hanna', `${XSD}string`),
+];
 
-/** Week one: six documents, one behind two redirect hops, one timed out. */
+/** Week one: seven documents, one behind two redirect hops, one timed out. */
 export function week1(): CrawledDocument[] {
   const t = WEEK1 + 60_000;
   return [
@@ -130,10 +136,12 @@ export function week1(): CrawledDocument[] {
       }),
       [],
     ),
+    doc(record(H, t + 6000, { graphHash: 'hash-h1' }), hStatements('bHHHH_')),
   ];
 }
 
-/** Week two: A gains a triple, B is relabelled, C reordered, E answers 404, F times out again, G is new. */
+/** Week two: A gains a triple, B is relabelled, C reordered, E answers 404, F times out again,
+ * G is new, H is relabelled and gains a triple. */
 export function week2(): CrawledDocument[] {
   const t = WEEK2 + 60_000;
   const [, , , d, , f] = week1();
@@ -155,6 +163,10 @@ export function week2(): CrawledDocument[] {
     { ...f, record: { ...f.record, fetchedAt: t + 5000 } },
     doc(record(G, t + 6000, { graphHash: 'hash-g', segment: 'adaptive' }), [
       iri(G, RDF_TYPE, `${FOAF}Document`),
+    ]),
+    doc(record(H, t + 7000, { graphHash: 'hash-h2' }), [
+      lit(H, `${FOAF}title`, 'H', `${XSD}string`),
+      ...hStatements('bIIII_').reverse(),
     ]),
   ];
 }

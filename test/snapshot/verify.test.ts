@@ -40,7 +40,7 @@ async function damaged(label: string, damage: (folder: string) => Promise<void>)
 
 test('a published folder verifies', async () => {
   const report = await verifySnapshot(good);
-  assert.deepEqual(report, { name: '2026-11-16', files: 8, bytes: report.bytes, quads: 13 });
+  assert.deepEqual(report, { name: '2026-11-16', files: 8, bytes: report.bytes, quads: 15 });
 });
 
 test('verify catches a flipped byte', async () => {
@@ -64,7 +64,7 @@ test('verify catches a missing file', async () => {
 test('verify catches a manifest row count that disagrees with the Parquet file', async () => {
   const folder = await damaged('rows', async (f) => {
     const manifest = JSON.parse(await readFile(join(f, 'manifest.json'), 'utf8'));
-    manifest.files.find((x: { name: string }) => x.name === 'documents.parquet').rows = 7;
+    manifest.files.find((x: { name: string }) => x.name === 'documents.parquet').rows = 8;
     const text = `${JSON.stringify(manifest, null, 2)}\n`;
     await writeFile(join(f, 'manifest.json'), text);
     // keep the checksums consistent so that the row count is the first problem
@@ -74,14 +74,14 @@ test('verify catches a manifest row count that disagrees with the Parquet file',
   });
   await assert.rejects(verifySnapshot(folder), {
     code: 'corrupt',
-    message: /documents\.parquet has 6 rows, the manifest says 7/,
+    message: /documents\.parquet has 7 rows, the manifest says 8/,
   });
 });
 
 test('observatory verify: exit 0 on the catalogue, exit 1 with one line on a damaged folder', async () => {
   const ok = spawnSync(process.execPath, [cli, 'verify', '--root', root], { encoding: 'utf8' });
   assert.equal(ok.status, 0, ok.stderr);
-  assert.match(ok.stdout, /^ok 2026-11-16: 8 files, \d+ bytes, 13 quads$/m);
+  assert.match(ok.stdout, /^ok 2026-11-16: 8 files, \d+ bytes, 15 quads$/m);
   const folder = await damaged('cli', (f) => rm(join(f, 'data.nq.gz')));
   const bad = spawnSync(process.execPath, [cli, 'verify', folder], { encoding: 'utf8' });
   assert.equal(bad.status, 1);
