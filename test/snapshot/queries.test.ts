@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { manualClock } from '../../pipeline/core/index.ts';
+import { openDuckDb } from '../../pipeline/snapshot/duckdb-session.ts';
+import { publishSnapshot, snapshotName } from '../../pipeline/snapshot/index.ts';
+import { source, WEEK1, WEEK2, week1, week2 } from './sample-crawl.ts';
+
+const queries = new URL('../../docs/queries/', import.meta.url).pathname;
+let root: string;
+
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), 'snapshot-queries-'));
+  for (const [start, docs] of [
+    [WEEK1, week1()],
+    [WEEK2, week2()],
+  ] as const) {
+    await publishSnapshot({
+      root,
+      name: snapshotName('weekly', start),
+      kind: 'weekly',
+      startedAt: start,
+      endedAt: start + 3_600_000,
+      config: {},
+      documents: source([...docs]),
+      clock: manualClock(start),
+    });
+  }
+});
+after(() => rm(root, { recursive: true, force: true }));
+
+/** Runs a docs/queries file against the test snapshots (its paths say `snapshots/`). */
+async function run(file: string): Promise<Record<string, unknown>[]> {
+  const sql = (await readFile(join(queries, file), 'utf8')).replaceAll("'snapshots/", `'${root}/`);
+  const session = await openDuckDb();
+  try {
+    return (await session.connection.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+  } finally {
+    session.close();
+  }
+}
+
+const row = (rows: Record<string, unknown>[], key: string, value: unknown) =>
+  rows.find((r) => r[key] === value);
+
+/** One sanity check per query: shape and a value that follows from the sample crawl. */
+const checks: Record<string, (rows: Record<string, unknown>[]) => void> = {
+  'change-frequency-per-document.sql': (rows) => {
+    assert.equal(rows.length, 8);
+    assert.deepEqual(row(rows, 'url', 'http://example.org/a'), {
+      url: 'http://example.org/a',
+      observations: '2',
+      comparisons: '1',
+      changes: '1',
+      change_rate: 1,
+    });
+  },
+  'change-frequency-per-pld.sql': (rows) => {
+    assert.deepEqual(row(rows, 'pld', 'example.org'), {
+      pld: 'example.org',
+      documents: '7',
+      comparisons: '5',
+      changes: '2',
+      change_rate: 0.4,
+    });
+  },
+  'degree-of-change.sql': (rows) => {
+    assert.deepEqual(
+      rows.map((r) => [r.url, r.added, r.removed]),
+      [
+        ['http://example.org/h', '1', '0'],
+        ['http://example.org/a', '1', '0'],
+      ],
+    );
+  },
+  'lifespan-availability.sql': (rows) => {
+    const e = row(rows, 'url', 'http://example.org/e');
+    assert.equal(e?.attempts, '2');
+    assert.equal(e?.availability, 0.5);
+    assert.equal(e?.last_status, 404);
+    assert.equal(row(rows, 'url', 'http://other.example.net/f')?.availability, 0);
+  },
+  'vocabulary-dynamics.sql': (rows) => {
+    const person = row(rows, 'class', 'http://xmlns.com/foaf/0.1/Person');
+    assert.deepEqual(person, {
+      class: 'http://xmlns.com/foaf/0.1/Person',
+      documents: '1',
+      comparisons: '1',
+      changes: '1',
+      change_rate: 1,
+    });
+  },
+  'redirect-chains.sql': (rows) => {
+    assert.equal(rows.length, 2);
+    assert.equal(rows[0].statuses, '301 303');
+    assert.equal(rows[0].chain, 'https://example.org/d -> https://www.example.org/d2');
+    assert.equal(rows[0].final_status, 200);
+  },
+};
+
+test('every documented query has a check, and every check a query', async () => {
+  const files = (await readdir(queries)).filter((f) => f.endsWith('.sql')).sort();
+  assert.deepEqual(files, Object.keys(checks).sort());
+});
+
+for (const [file, check] of Object.entries(checks)) {
+  test(`docs/queries/${file} runs on published snapshots with sensible results`, async () =>
+    check(await run(file)));
+}
