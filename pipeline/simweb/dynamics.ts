@@ -113,22 +113,23 @@ export function changeEvents(
   life: Lifetime,
   until: number,
 ): ChangeEvent[] {
-  const events: ChangeEvent[] = [];
-  if (process.kind === 'never') return events;
+  const times: number[] = [];
+  if (process.kind === 'never') return [];
   const { epochMs, horizonMs } = web.options;
   const start = Math.max(epochMs, life.bornAt ?? epochMs);
   const end = Math.min(until, epochMs + horizonMs, life.diedAt ?? Number.POSITIVE_INFINITY);
   const r = randomStream(web.key, doc, 0xc4);
   const mean = process.meanIntervalMs;
+  // times are floored when recorded, so a draw in [end, end + 1) still lands on `end`
+  const limit = end + 1;
   const push = (at: number) => {
-    if (at > start && at <= end)
-      events.push({ at, kind: eventKind(web.key, doc, events.length, process.stamped) });
+    if (at > start && at <= end) times.push(at);
   };
   if (process.kind === 'poisson') {
-    for (let t = start + r.exponential(mean); t <= end; t += r.exponential(mean)) push(Math.floor(t));
+    for (let t = start + r.exponential(mean); t < limit; t += r.exponential(mean)) push(Math.floor(t));
   } else if (process.kind === 'bursty') {
     // bursts of 2-4 changes a few hours apart; bursts arrive so that the mean interval holds
-    for (let t = start + r.exponential(mean * 3); t <= end; t += r.exponential(mean * 3)) {
+    for (let t = start + r.exponential(mean * 3); t < limit; t += r.exponential(mean * 3)) {
       const size = 2 + r.int(3);
       let at = t;
       for (let i = 0; i < size; i++) {
@@ -141,11 +142,13 @@ export function changeEvents(
     const period = Math.max(1, Math.round((0.9 * mean) / WEEK)) * WEEK;
     const offset = hash32(web.key, doc, 0xd3) % WEEK;
     const first = start - ((start - epochMs) % WEEK) + offset;
-    for (let t = first; t <= end; t += period) {
+    for (let t = first; t < limit; t += period) {
       if (r.next() < 0.9) push(Math.floor(t + r.next() * HOUR));
     }
   }
-  return events;
+  // bursts may overlap the next one: order by time before numbering
+  times.sort((a, b) => a - b);
+  return times.map((at, i) => ({ at, kind: eventKind(web.key, doc, i, process.stamped) }));
 }
 
 /** What the content of a document depends on at a moment: counts of changes so far and the last stamp. */

@@ -43,8 +43,7 @@ export function fixtureBody(url: string, format: RdfFormat, latin1 = false): Buf
 }
 
 const GARBAGE: Partial<Record<RdfFormat, string>> = {
-  rdfxml:
-    '  <rdf:Description rdf:about="http://www.formats-lab.org/x">\n    <foaf:name>unclosed\n</rdf:RDF>\n',
+  rdfxml: '  <rdf:Description rdf:about="http://www.formats-lab.org/x"><<< not XML\n</rdf:RDF>\n',
   jsonld: '',
 };
 

@@ -12,7 +12,12 @@ export interface SimResponse {
 }
 
 /** GET (no redirect following, no decompression) with a bounded wait. */
-export async function simGet(sim: SimWeb, url: string, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<SimResponse> {
+export async function simGet(
+  sim: SimWeb,
+  url: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 10_000,
+): Promise<SimResponse> {
   const u = new URL(url);
   const res = await request(`${sim.origin}${u.pathname}${u.search}`, {
     headers: { host: u.host, 'user-agent': 'LinkedDataObservatory-test', ...headers },
@@ -20,6 +25,7 @@ export async function simGet(sim: SimWeb, url: string, headers: Record<string, s
   });
   const body = Buffer.from(await res.body.arrayBuffer());
   const flat: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
   return { status: res.statusCode, headers: flat, body };
 }
