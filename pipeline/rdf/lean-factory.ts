@@ -8,14 +8,18 @@ const LANG_STRING_NODE: RdfJsTerm = Object.freeze({ termType: 'NamedNode', value
  * A data factory for n3's parser that makes terms as plain objects. n3's own terms keep a literal
  * as one id string (`"value"@lang`) and re-split it on every read of value, language or
  * datatype; building that string and splitting it again was a fifth of the parse time.
- * Unnamed blank nodes are numbered per factory, so labels do not depend on earlier parses.
+ * Unnamed blank nodes are `<labelPrefix>-<n>`, numbered per factory; n3 gives labelled ones
+ * `<labelPrefix><label>`, and a label cannot start with `-`, so the two never meet.
  * Not for N3 mode, which reads terms' `id`.
  */
-export function createLeanFactory() {
+export function createLeanFactory(labelPrefix: string) {
   let blanks = 0;
   return {
     namedNode: (value: string): RdfJsTerm => ({ termType: 'NamedNode', value }),
-    blankNode: (name?: string): RdfJsTerm => ({ termType: 'BlankNode', value: name ?? `_n${blanks++}` }),
+    blankNode: (name?: string): RdfJsTerm => ({
+      termType: 'BlankNode',
+      value: name ?? `${labelPrefix}-${blanks++}`,
+    }),
     variable: (value: string): RdfJsTerm => ({ termType: 'Variable', value }),
     defaultGraph: (): RdfJsTerm => DEFAULT_GRAPH,
     literal(value: string, languageOrDatatype?: string | RdfJsTerm | { language: string }): RdfJsTerm {

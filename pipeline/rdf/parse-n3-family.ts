@@ -10,10 +10,18 @@ export function n3FamilyParser(format: N3Format): SyntaxParser {
   const formulas = format === 'N3';
   return ({ text, baseIri, builder }: SyntaxInput) =>
     new Promise((resolve) => {
-      const factory = formulas ? undefined : (createLeanFactory() as unknown as ParserFactory);
-      const parser = new Parser({ format, baseIRI: baseIri, factory });
-      // in N3, quads in a non-default graph are inside formulas (quoted, not asserted)
-      const add = formulas ? builder.addDefaultGraphOnly : builder.add;
+      // Turtle, TriG, N-Triples, N-Quads: n3 makes the final blank-node labels itself (the
+      // document's prefix + the label as written), which spares a relabelling map per quad.
+      // N3 keeps n3's own terms (its formulas read term ids) and is relabelled.
+      const parser = formulas
+        ? new Parser({ format, baseIRI: baseIri })
+        : new Parser({
+            format,
+            baseIRI: baseIri,
+            blankNodePrefix: builder.labelPrefix,
+            factory: createLeanFactory(builder.labelPrefix) as unknown as ParserFactory,
+          });
+      const add = formulas ? builder.addDefaultGraphOnly : builder.addPrefixed;
       try {
         parser.parse(text, (error, quad) => {
           if (error) resolve(error.message);

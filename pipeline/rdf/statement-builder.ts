@@ -9,22 +9,30 @@ import {
 } from './rdf-terms.ts';
 
 const LANG_TAG = /^[a-z]+(?:-[a-z0-9]+)*$/;
+/** Slots of the string-sharing cache (a power of two). */
+const SHARED_SLOTS = 64;
 
 /**
- * Collects one document's statements from any parser. Blank nodes are relabelled in order of
- * first appearance as `_:b<hash>_<n>`, where `<hash>` is a short hash of the document URL: labels
- * are unique across documents (two documents never share a blank node) and deterministic (the
- * same bytes at the same URL give the same labels), whatever labels the parser invented.
+ * Collects one document's statements from any parser. Blank-node labels start with the
+ * document's prefix (`b` + 8 hex digits of SHA-256 of its URL + `_`), so two documents never
+ * share a blank node, and are deterministic: the same bytes at the same URL give the same labels.
+ * `add` relabels whatever the parser invented as `<prefix><n>` in order of first appearance;
+ * `addPrefixed` is for a parser that was given `labelPrefix` and already makes every label
+ * `labelPrefix` + something unique within the document (n3 does: see parse-n3-family.ts).
  */
 export interface StatementBuilder {
   readonly statements: Statement[];
-  /** Adds a quad; the graph name is dropped (the observatory's graph is the document). */
+  /** The document's blank-node label prefix, without `_:`. */
+  readonly labelPrefix: string;
+  /** Adds a quad, relabelling its blank nodes; the graph name is dropped (the graph is the document). */
   add(quad: RdfJsQuad): void;
-  /** Adds a quad unless it sits in a named graph; N3 formulas are quoted, not asserted. */
+  /** Adds a quad whose blank-node values already start with `labelPrefix`. */
+  addPrefixed(quad: RdfJsQuad): void;
+  /** Adds a quad (relabelling) unless it sits in a named graph; N3 formulas are quoted, not asserted. */
   addDefaultGraphOnly(quad: RdfJsQuad): void;
 }
 
-/** The blank-node label prefix of a document: `b` plus 8 hex digits of SHA-256 of its URL. */
+/** The blank-node label prefix of a document: `b` plus 8 hex digits of SHA-256 of its URL, `_`. */
 export function blankNodePrefix(documentUrl: string): string {
   return `b${createHash('sha256').update(documentUrl).digest('hex').slice(0, 8)}_`;
 }
@@ -40,13 +48,27 @@ export function normaliseLanguage(tag: string): string | null {
 
 /** A builder for the document at `documentUrl` (see StatementBuilder). */
 export function createStatementBuilder(documentUrl: string): StatementBuilder {
-  const prefix = `_:${blankNodePrefix(documentUrl)}`;
+  const labelPrefix = blankNodePrefix(documentUrl);
+  const prefix = `_:${labelPrefix}`;
   const labels = new Map<string, string>();
   const statements: Statement[] = [];
   let lastLang = '';
   let lastLangNormalised: string | null = null;
+  let lastSubject = '';
 
-  const blank = (value: string): string => {
+  // Parsers make a new string for every occurrence of an IRI. Predicates and datatypes come from
+  // a small vocabulary: keeping one copy each (found by length, without hashing) cuts the memory a
+  // large document holds, and with it the garbage collector's work.
+  const slots: string[] = new Array(SHARED_SLOTS).fill('');
+  const shared = (value: string): string => {
+    const slot = value.length & (SHARED_SLOTS - 1);
+    const known = slots[slot];
+    if (known === value) return known;
+    slots[slot] = value;
+    return value;
+  };
+
+  const relabel = (value: string): string => {
     let label = labels.get(value);
     if (label === undefined) {
       label = prefix + labels.size;
@@ -54,66 +76,55 @@ export function createStatementBuilder(documentUrl: string): StatementBuilder {
     }
     return label;
   };
+  const keep = (value: string): string => `_:${value}`;
 
-  const resource = (term: RdfJsTerm): string | null => {
-    if (term.termType === 'NamedNode') return term.value;
-    if (term.termType === 'BlankNode') return blank(term.value);
-    return null;
-  };
-
-  const add = (quad: RdfJsQuad): void => {
-    const subject = resource(quad.subject);
-    const p = quad.predicate;
-    // generalised RDF (literal subjects, blank-node predicates), variables and triple terms have
-    // no place in a Statement: they are dropped, the rest of the document is kept
-    if (subject === null || p.termType !== 'NamedNode') return;
-    const o = quad.object;
-    if (o.termType === 'Literal') {
-      const language = o.language;
-      if (language) {
-        if (language !== lastLang) {
-          lastLang = language;
-          lastLangNormalised = normaliseLanguage(language);
+  const adder = (blank: (value: string) => string) => {
+    const resource = (term: RdfJsTerm): string | null => {
+      if (term.termType === 'NamedNode') return term.value;
+      if (term.termType === 'BlankNode') return blank(term.value);
+      return null;
+    };
+    return (quad: RdfJsQuad): void => {
+      let subject = resource(quad.subject);
+      const p = quad.predicate;
+      // generalised RDF (literal subjects, blank-node predicates), variables and triple terms have
+      // no place in a Statement: they are dropped, the rest of the document is kept
+      if (subject === null || p.termType !== 'NamedNode') return;
+      if (subject === lastSubject) subject = lastSubject;
+      else lastSubject = subject;
+      const predicate = shared(p.value);
+      const o = quad.object;
+      if (o.termType === 'Literal') {
+        const language = o.language;
+        if (language) {
+          if (language !== lastLang) {
+            lastLang = language;
+            lastLangNormalised = normaliseLanguage(language);
+          }
+          const lang = lastLangNormalised;
+          const datatype = lang === null ? XSD_STRING : RDF_LANG_STRING;
+          statements.push({ subject, predicate, object: o.value, objectKind: 'literal', datatype, lang });
+          return;
         }
-        statements.push({
-          subject,
-          predicate: p.value,
-          object: o.value,
-          objectKind: 'literal',
-          datatype: lastLangNormalised === null ? XSD_STRING : RDF_LANG_STRING,
-          lang: lastLangNormalised,
-        });
+        const given = o.datatype?.value;
+        const datatype =
+          !given || given === RDF_DIR_LANG_STRING || given === RDF_LANG_STRING ? XSD_STRING : shared(given);
+        statements.push({ subject, predicate, object: o.value, objectKind: 'literal', datatype, lang: null });
         return;
       }
-      const datatype = o.datatype?.value;
-      statements.push({
-        subject,
-        predicate: p.value,
-        object: o.value,
-        objectKind: 'literal',
-        datatype:
-          !datatype || datatype === RDF_DIR_LANG_STRING || datatype === RDF_LANG_STRING
-            ? XSD_STRING
-            : datatype,
-        lang: null,
-      });
-      return;
-    }
-    const object = resource(o);
-    if (object === null) return;
-    statements.push({
-      subject,
-      predicate: p.value,
-      object,
-      objectKind: o.termType === 'NamedNode' ? 'iri' : 'bnode',
-      datatype: null,
-      lang: null,
-    });
+      const object = resource(o);
+      if (object === null) return;
+      const objectKind = o.termType === 'NamedNode' ? 'iri' : 'bnode';
+      statements.push({ subject, predicate, object, objectKind, datatype: null, lang: null });
+    };
   };
 
+  const add = adder(relabel);
   return {
     statements,
+    labelPrefix,
     add,
+    addPrefixed: adder(keep),
     addDefaultGraphOnly(quad) {
       if (quad.graph.termType === 'DefaultGraph') add(quad);
     },
