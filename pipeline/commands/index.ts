@@ -3,11 +3,15 @@ import { demoCommand } from './demo.ts';
 import { evaluateCommand } from './evaluate.ts';
 import { expandCommand } from './expand.ts';
 import { simwebCommand } from './simweb.ts';
+import { snapshotCommand } from './snapshot.ts';
+import { tickCommand } from './tick.ts';
 import { verifyCommand } from './verify.ts';
 
 /** Every subcommand of `observatory`, one factory per file in this folder. */
 export const commands: Array<() => Command> = [
   expandCommand,
+  snapshotCommand,
+  tickCommand,
   evaluateCommand,
   verifyCommand,
   simwebCommand,

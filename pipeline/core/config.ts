@@ -88,7 +88,13 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
   ] as const) {
     positiveInteger(k, c[k]);
   }
-  for (const k of ['delayMs', 'timeoutMs', 'crawlDelayCapMs', 'robotsTtlMs', 'robotsUnavailableTtlMs'] as const) {
+  for (const k of [
+    'delayMs',
+    'timeoutMs',
+    'crawlDelayCapMs',
+    'robotsTtlMs',
+    'robotsUnavailableTtlMs',
+  ] as const) {
     nonNegative(k, c[k]);
   }
   if (c.timeoutMs === 0) throw invalidInput('timeoutMs', 'a positive number of milliseconds', c.timeoutMs);

@@ -1,0 +1,50 @@
+import { Command } from 'commander';
+import { createProgress, invalidInput, readUriList } from '../core/index.ts';
+import { runWeeklySnapshot } from '../observe/index.ts';
+import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
+
+interface SnapshotCliOptions extends CrawlCliOptions {
+  kernel: string;
+  out: string;
+  adaptiveRounds: string;
+}
+
+/** `observatory snapshot`: the weekly snapshot of the kernel plus an adaptive crawl around it. */
+export function snapshotCommand(): Command {
+  const command = new Command('snapshot')
+    .description(
+      'weekly snapshot: every kernel URI, then an adaptive crawl of up to as many again; publishes a dated folder',
+    )
+    .option('--kernel <file>', 'kernel URI list', 'seeds/kernel.txt')
+    .option('--out <dir>', 'snapshots folder', 'snapshots')
+    .option('--adaptive-rounds <n>', 'breadth-first rounds of the adaptive crawl after the kernel', '3');
+  return addCrawlOptions(command).action(async (o: SnapshotCliOptions) => {
+    const setup = crawlSetup(o);
+    const adaptiveRounds = Number(o.adaptiveRounds);
+    if (!Number.isInteger(adaptiveRounds) || adaptiveRounds < 0) {
+      throw invalidInput('--adaptive-rounds', 'a whole number of at least 0', o.adaptiveRounds);
+    }
+    const kernel = await readUriList(o.kernel);
+    if (kernel.length === 0)
+      throw invalidInput('--kernel', 'a kernel with at least one URI (run expand first)', o.kernel);
+    const outcome = await runWeeklySnapshot({
+      root: o.out,
+      kernel,
+      adaptiveRounds,
+      ...setup,
+      progress: createProgress('snapshot', setup.clock),
+      signal: stopSignal(),
+    });
+    if (outcome.status === 'exists') {
+      process.stdout.write(`snapshot ${outcome.name} is already published; nothing to do\n`);
+    } else if (outcome.status === 'stopped') {
+      process.stderr.write(`snapshot ${outcome.name} stopped; run the same command again to resume\n`);
+      process.exitCode = 130;
+    } else {
+      const m = outcome.snapshot.manifest;
+      process.stdout.write(
+        `published ${outcome.snapshot.folder}${outcome.resumed ? ' (resumed)' : ''}: ${JSON.stringify(m.counts)}\n`,
+      );
+    }
+  });
+}

@@ -1,0 +1,58 @@
+import { Command } from 'commander';
+import { createProgress } from '../core/index.ts';
+import { runTick } from '../observe/index.ts';
+import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
+
+interface TickCliOptions extends CrawlCliOptions {
+  out: string;
+}
+
+/** `observatory tick`: the sub-weekly crawl of the kernel documents due in the current slot. */
+export function tickCommand(): Command {
+  const command = new Command('tick')
+    .description(
+      'sub-weekly: crawl the kernel documents due in the current 10.5 h slot; safe to run from cron at any frequency',
+    )
+    .option('--out <dir>', 'snapshots folder', 'snapshots');
+  return addCrawlOptions(command).action(async (o: TickCliOptions) => {
+    const setup = crawlSetup(o);
+    const outcome = await runTick({
+      root: o.out,
+      ...setup,
+      progress: createProgress('tick', setup.clock),
+      signal: stopSignal(),
+    });
+    const say = (line: string) => process.stdout.write(`${line}\n`);
+    switch (outcome.status) {
+      case 'published':
+        if (outcome.missed.length > 0)
+          say(`missed slots ${outcome.missed.join(', ')}: their documents were due now`);
+        say(
+          `published ${outcome.snapshot.folder}: ${outcome.due} due documents${outcome.resumed ? ' (resumed)' : ''}`,
+        );
+        break;
+      case 'stopped':
+        process.stderr.write(`tick ${outcome.name} stopped; the next tick resumes it\n`);
+        process.exitCode = 130;
+        break;
+      case 'no-weekly':
+        say('no weekly snapshot yet: run `observatory snapshot` first');
+        break;
+      case 'weekly-due':
+        say(
+          `the week that began ${new Date(outcome.weekStart).toISOString()} is over: the weekly snapshot is due`,
+        );
+        break;
+      case 'weekly-slot':
+        say('slot 0 belongs to the weekly snapshot; nothing to do');
+        break;
+      case 'already-published':
+        say(`slot ${outcome.slot} is done (${outcome.name}); nothing to do`);
+        break;
+      case 'nothing-due':
+        if (outcome.missed.length > 0) say(`missed slots ${outcome.missed.join(', ')}`);
+        say(`no kernel document is due in slot ${outcome.slot}`);
+        break;
+    }
+  });
+}

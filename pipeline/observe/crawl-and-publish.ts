@@ -1,0 +1,71 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock, CrawlConfig, Logger, Progress, ScheduleEntry } from '../core/index.ts';
+import type { CrawlPlan, PolicyName } from '../crawl/index.ts';
+import { createCrawlTools, readJournalDocuments, runCrawl } from '../crawl/index.ts';
+import { type PublishedSnapshot, publishSnapshot } from '../snapshot/index.ts';
+import { type RunState, runDir, saveRunState } from './run-state.ts';
+
+/** What every observation run needs besides its own plan. */
+export interface ObserveContext {
+  /** The snapshots folder. */
+  readonly root: string;
+  readonly config: CrawlConfig;
+  readonly policy: PolicyName;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly signal?: AbortSignal;
+  readonly progress?: Progress;
+}
+
+/** The change verdict of each document of the crawl (null: nothing to compare), from change detection. */
+export type ChangeVerdicts = ReadonlyMap<string, boolean | null>;
+
+/**
+ * Crawls a run (resuming its journal if it was interrupted), then publishes it. Returns null when
+ * the signal stopped the crawl; the run stays in `.incomplete/` for the next invocation.
+ */
+export async function crawlAndPublish(
+  run: RunState,
+  plan: CrawlPlan,
+  schedule: (changes: ChangeVerdicts) => readonly ScheduleEntry[],
+  ctx: ObserveContext,
+): Promise<PublishedSnapshot | null> {
+  const { config, policy, clock, logger } = ctx;
+  const dir = join(runDir(ctx.root, run.name), 'crawl');
+  const tools = createCrawlTools(config, clock);
+  const crawled = await runCrawl({
+    plan,
+    config,
+    policy,
+    fetcher: tools.fetcher,
+    loadContext: tools.loadContext,
+    dir,
+    clock,
+    logger,
+    progress: ctx.progress,
+    signal: ctx.signal,
+  }).finally(() => tools.close());
+  if (!crawled.complete) return null;
+  // the end time is fixed once, so that a publish rerun after a crash sees the same input
+  const ended = run.endedAt !== undefined ? run : { ...run, endedAt: clock.now() };
+  if (run.endedAt === undefined) await saveRunState(ctx.root, ended);
+  const published = await publishSnapshot({
+    root: ctx.root,
+    name: run.name,
+    kind: run.kind,
+    startedAt: run.startedAt,
+    endedAt: ended.endedAt!,
+    config: {
+      ...config,
+      policy,
+      plan: { maxDepth: plan.maxDepth, maxDocuments: plan.maxDocuments, maxRounds: plan.maxRounds },
+    },
+    documents: () => readJournalDocuments(dir),
+    schedule,
+    clock,
+    log: logger,
+  });
+  await rm(runDir(ctx.root, run.name), { recursive: true, force: true });
+  return published;
+}

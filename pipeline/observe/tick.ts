@@ -1,0 +1,92 @@
+import { dueUrls, nextSchedule, SLOT_MS, weekPosition } from '../schedule/index.ts';
+import type { PublishedSnapshot } from '../snapshot/index.ts';
+import { listSnapshots, snapshotName } from '../snapshot/index.ts';
+import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
+import { findUnfinishedRun, type RunState, saveRunState } from './run-state.ts';
+import { latestSchedule } from './weekly.ts';
+
+export type TickOutcome =
+  | {
+      readonly status: 'published';
+      readonly snapshot: PublishedSnapshot;
+      readonly due: number;
+      readonly missed: readonly number[];
+      readonly resumed: boolean;
+    }
+  | { readonly status: 'stopped'; readonly name: string }
+  | { readonly status: 'no-weekly' }
+  | { readonly status: 'weekly-due'; readonly weekStart: number }
+  | { readonly status: 'weekly-slot'; readonly slot: 0 }
+  | { readonly status: 'already-published'; readonly name: string; readonly slot: number }
+  | { readonly status: 'nothing-due'; readonly slot: number; readonly missed: readonly number[] };
+
+/** Crawls a run's URLs once each (no links followed) and publishes it with the schedule moved on. */
+async function crawlDue(run: RunState, ctx: ObserveContext): Promise<PublishedSnapshot | null> {
+  const previous = await latestSchedule(ctx.root, run.name);
+  const slotStart = run.weekStart + run.slot * SLOT_MS;
+  return crawlAndPublish(
+    run,
+    {
+      seeds: run.seeds,
+      maxDepth: 0,
+      maxDocuments: run.seeds.length,
+      maxRounds: 1,
+      segmentFor: () => 'kernel',
+    },
+    (changes) =>
+      nextSchedule({
+        previous,
+        observations: run.seeds.map((url) => ({ url, changed: changes.get(url) ?? null })),
+        observedAt: slotStart,
+      }),
+    ctx,
+  );
+}
+
+/**
+ * One sub-weekly tick: finds the current slot of the week (16 slots of 10.5 h from the latest
+ * weekly snapshot) and, if that slot's crawl is not published yet, crawls the kernel documents
+ * due in it and publishes an interval snapshot named by the slot's start. Slots missed while the
+ * observatory was down are reported, not replayed: their documents are simply due now.
+ * Safe to call at any frequency: it does nothing when the slot is done.
+ */
+export async function runTick(ctx: ObserveContext): Promise<TickOutcome> {
+  const unfinished = await findUnfinishedRun(ctx.root, 'interval');
+  if (unfinished) {
+    const snapshot = await crawlDue(unfinished, ctx);
+    if (!snapshot) return { status: 'stopped', name: unfinished.name };
+    return { status: 'published', snapshot, due: unfinished.seeds.length, missed: [], resumed: true };
+  }
+  const snapshots = await listSnapshots(ctx.root);
+  const weekly = snapshots.filter((s) => s.kind === 'weekly').at(-1);
+  if (!weekly) return { status: 'no-weekly' };
+  const weekStart = Date.parse(weekly.startedAt);
+  const position = weekPosition(weekStart, ctx.clock.now());
+  if (!position) return { status: 'weekly-due', weekStart };
+  if (position.slot === 0) return { status: 'weekly-slot', slot: 0 };
+  const published = new Set(snapshots.map((s) => s.name));
+  const name = snapshotName('interval', position.slotStart);
+  if (published.has(name)) return { status: 'already-published', name, slot: position.slot };
+  const schedule = await latestSchedule(ctx.root);
+  // a slot was missed when it is not published although documents were due in it
+  const missed: number[] = [];
+  for (let slot = 1; slot < position.slot; slot++) {
+    const start = weekStart + slot * SLOT_MS;
+    if (!published.has(snapshotName('interval', start)) && dueUrls(schedule, start).length > 0)
+      missed.push(slot);
+  }
+  const due = dueUrls(schedule, position.slotStart);
+  if (due.length === 0) return { status: 'nothing-due', slot: position.slot, missed };
+  const run: RunState = {
+    kind: 'interval',
+    name,
+    startedAt: ctx.clock.now(),
+    weekStart,
+    slot: position.slot,
+    seeds: due,
+  };
+  await saveRunState(ctx.root, run);
+  const snapshot = await crawlDue(run, ctx);
+  if (!snapshot) return { status: 'stopped', name };
+  return { status: 'published', snapshot, due: due.length, missed, resumed: false };
+}

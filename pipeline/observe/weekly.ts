@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { nextSchedule } from '../schedule/index.ts';
+import type { PublishedSnapshot } from '../snapshot/index.ts';
+import { listSnapshots, readSchedule, snapshotName } from '../snapshot/index.ts';
+import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
+import { findUnfinishedRun, type RunState, saveRunState } from './run-state.ts';
+
+export interface WeeklyOptions extends ObserveContext {
+  /** The kernel URIs (seeds/kernel.txt). */
+  readonly kernel: readonly string[];
+  /** Rounds of the adaptive crawl after the kernel round. */
+  readonly adaptiveRounds: number;
+}
+
+export type WeeklyOutcome =
+  | { readonly status: 'published'; readonly snapshot: PublishedSnapshot; readonly resumed: boolean }
+  | { readonly status: 'exists'; readonly name: string }
+  | { readonly status: 'stopped'; readonly name: string };
+
+/** The schedule left by the most recent published snapshot (the state `tick` and the next week continue). */
+export async function latestSchedule(root: string, before?: string) {
+  const snapshots = (await listSnapshots(root)).filter((s) => s.name !== before);
+  const latest = snapshots.at(-1);
+  return latest ? readSchedule(join(root, latest.name)) : [];
+}
+
+/**
+ * The weekly snapshot: every kernel URI (segment kernel), then an adaptive breadth-first crawl
+ * outward from the kernel of up to as many URIs again (segment adaptive). An interrupted weekly
+ * run is resumed first, whatever day it is.
+ */
+export async function runWeeklySnapshot(o: WeeklyOptions): Promise<WeeklyOutcome> {
+  let run = await findUnfinishedRun(o.root, 'weekly');
+  const resumed = run !== null;
+  if (!run) {
+    const now = o.clock.now();
+    const name = snapshotName('weekly', now);
+    if ((await listSnapshots(o.root)).some((s) => s.name === name)) return { status: 'exists', name };
+    run = {
+      kind: 'weekly',
+      name,
+      startedAt: now,
+      weekStart: now,
+      slot: 0,
+      seeds: o.kernel,
+    } satisfies RunState;
+    await saveRunState(o.root, run);
+  }
+  const weekly = run;
+  const previous = await latestSchedule(o.root, weekly.name);
+  const snapshot = await crawlAndPublish(
+    weekly,
+    {
+      seeds: weekly.seeds,
+      maxDepth: Number.POSITIVE_INFINITY,
+      maxDocuments: 2 * weekly.seeds.length,
+      maxRounds: 1 + o.adaptiveRounds,
+      segmentFor: (depth) => (depth === 0 ? 'kernel' : 'adaptive'),
+    },
+    (changes) =>
+      nextSchedule({
+        previous,
+        observations: weekly.seeds.map((url) => ({ url, changed: changes.get(url) ?? null })),
+        observedAt: weekly.weekStart,
+        kernel: weekly.seeds,
+      }),
+    o,
+  );
+  if (!snapshot) return { status: 'stopped', name: weekly.name };
+  return { status: 'published', snapshot, resumed };
+}
