@@ -35,6 +35,9 @@ export function tickCommand(): Command {
         process.stderr.write(`tick ${outcome.name} stopped; the next tick resumes it\n`);
         process.exitCode = 130;
         break;
+      case 'busy':
+        say(`${outcome.reason}; nothing to do`);
+        break;
       case 'no-weekly':
         say('no weekly snapshot yet: run `observatory snapshot` first');
         break;

@@ -16,6 +16,7 @@ export { ERROR_CODES, invalidInput, isErrorCode, ObservatoryError } from './erro
 export { normaliseIri, stripFragment } from './iri.ts';
 export type { Logger } from './log.ts';
 export { createLogger, silentLogger } from './log.ts';
+export { acquirePidLock } from './pid-lock.ts';
 export { payLevelDomain, urlPld } from './pld.ts';
 export type { Progress, ProgressState } from './progress.ts';
 export { createProgress, formatProgress } from './progress.ts';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotKind } from '../core/index.ts';
-import { ObservatoryError } from '../core/index.ts';
+import { acquirePidLock, ObservatoryError } from '../core/index.ts';
 import { INCOMPLETE_DIR } from '../snapshot/index.ts';
 
 /**
@@ -56,4 +56,20 @@ export async function findUnfinishedRun(root: string, kind: SnapshotKind): Promi
     if (state.kind === kind) found.push(state);
   }
   return found.sort((a, b) => a.startedAt - b.startedAt)[0] ?? null;
+}
+
+/** Runs `fn` holding the root's run lock: one crawl (weekly or tick) at a time per snapshots folder. */
+export async function withRunLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  const base = join(root, INCOMPLETE_DIR);
+  try {
+    await mkdir(base, { recursive: true });
+  } catch (cause) {
+    throw new ObservatoryError('io', `cannot create ${base}: ${(cause as Error).message}`, { cause });
+  }
+  const release = await acquirePidLock(join(base, 'run.lock'), 'another observatory crawl');
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
 }

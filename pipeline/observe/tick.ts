@@ -1,8 +1,9 @@
+import { ObservatoryError } from '../core/index.ts';
 import { dueUrls, nextSchedule, SLOT_MS, weekPosition } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
 import { listSnapshots, snapshotName } from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
-import { findUnfinishedRun, type RunState, saveRunState } from './run-state.ts';
+import { findUnfinishedRun, type RunState, saveRunState, withRunLock } from './run-state.ts';
 import { latestSchedule } from './weekly.ts';
 
 export type TickOutcome =
@@ -14,6 +15,7 @@ export type TickOutcome =
       readonly resumed: boolean;
     }
   | { readonly status: 'stopped'; readonly name: string }
+  | { readonly status: 'busy'; readonly reason: string }
   | { readonly status: 'no-weekly' }
   | { readonly status: 'weekly-due'; readonly weekStart: number }
   | { readonly status: 'weekly-slot'; readonly slot: 0 }
@@ -51,6 +53,17 @@ async function crawlDue(run: RunState, ctx: ObserveContext): Promise<PublishedSn
  * Safe to call at any frequency: it does nothing when the slot is done.
  */
 export async function runTick(ctx: ObserveContext): Promise<TickOutcome> {
+  try {
+    return await withRunLock(ctx.root, () => tickUnlocked(ctx));
+  } catch (error) {
+    // cron may start a tick while the weekly snapshot or a long tick still runs: not a failure
+    if (error instanceof ObservatoryError && error.code === 'locked')
+      return { status: 'busy', reason: error.message };
+    throw error;
+  }
+}
+
+async function tickUnlocked(ctx: ObserveContext): Promise<TickOutcome> {
   const unfinished = await findUnfinishedRun(ctx.root, 'interval');
   if (unfinished) {
     const snapshot = await crawlDue(unfinished, ctx);

@@ -3,7 +3,7 @@ import { nextSchedule } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
 import { listSnapshots, readSchedule, snapshotName } from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
-import { findUnfinishedRun, type RunState, saveRunState } from './run-state.ts';
+import { findUnfinishedRun, type RunState, saveRunState, withRunLock } from './run-state.ts';
 
 export interface WeeklyOptions extends ObserveContext {
   /** The kernel URIs (seeds/kernel.txt). */
@@ -29,7 +29,11 @@ export async function latestSchedule(root: string, before?: string) {
  * outward from the kernel of up to as many URIs again (segment adaptive). An interrupted weekly
  * run is resumed first, whatever day it is.
  */
-export async function runWeeklySnapshot(o: WeeklyOptions): Promise<WeeklyOutcome> {
+export function runWeeklySnapshot(o: WeeklyOptions): Promise<WeeklyOutcome> {
+  return withRunLock(o.root, () => weeklyUnlocked(o));
+}
+
+async function weeklyUnlocked(o: WeeklyOptions): Promise<WeeklyOutcome> {
   let run = await findUnfinishedRun(o.root, 'weekly');
   const resumed = run !== null;
   if (!run) {

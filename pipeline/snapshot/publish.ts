@@ -1,7 +1,13 @@
 import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Clock, CrawledDocument, Logger, ScheduleEntry, SnapshotKind } from '../core/index.ts';
-import { invalidInput, ObservatoryError, SOFTWARE_VERSION, silentLogger } from '../core/index.ts';
+import {
+  acquirePidLock,
+  invalidInput,
+  ObservatoryError,
+  SOFTWARE_VERSION,
+  silentLogger,
+} from '../core/index.ts';
 import { addToCatalogue, type CatalogueEntry, listSnapshots } from './catalogue.ts';
 import { detectChanges } from './change-detection.ts';
 import { openDuckDb } from './duckdb-session.ts';
@@ -9,7 +15,6 @@ import { fsyncPath, hashFile, ioError } from './durable-fs.ts';
 import { formatChecksums, type ManifestFile, readManifest, type SnapshotManifest } from './manifest.ts';
 import { exportNquads } from './nquads-export.ts';
 import { exportTable } from './parquet-export.ts';
-import { acquirePublishLock } from './publish-lock.ts';
 import {
   CHECKSUMS_FILE,
   MANIFEST_FILE,
@@ -221,7 +226,7 @@ export async function publishSnapshot(options: PublishOptions): Promise<Publishe
   } catch (error) {
     throw ioError('create the snapshot root', root, error);
   }
-  const release = await acquirePublishLock(join(root, INCOMPLETE_DIR, 'publish.lock'));
+  const release = await acquirePidLock(join(root, INCOMPLETE_DIR, 'publish.lock'), 'another publish');
   const cleanUp = async () => {
     for (const path of [work, database, `${database}.wal`, `${database}.tmp`]) {
       await rm(path, { recursive: true, force: true });
