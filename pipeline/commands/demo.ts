@@ -2,6 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { request } from 'undici';
+import { crawlConfig, createLogger, invalidInput } from '../core/index.ts';
+import { runDemo } from '../demo/index.ts';
 import { SCENARIOS, type SimWeb, startSimWeb } from '../simweb/index.ts';
 import { addSimWebOptions, type SimWebCliOptions, simWebOptionsFromCli } from './simweb-options.ts';
 
@@ -44,7 +46,7 @@ function examples(sim: SimWeb): Example[] {
   ];
 }
 
-/** Stage 1 of the demo: start the simulated Web and show what it serves. Later stages (expand, snapshots, ticks, portal) follow it. */
+/** Stage 1 of the demo: show what the simulated Web serves. */
 async function tourSimWeb(sim: SimWeb, out: string): Promise<void> {
   const s = sim.summary();
   const seeds = join(out, 'seeds', 'core.txt');
@@ -65,23 +67,74 @@ async function tourSimWeb(sim: SimWeb, out: string): Promise<void> {
     w(`  ${e.what}\n    GET ${e.url}${e.accept ? ` (Accept: ${e.accept})` : ''}\n    ${await ask(sim, e)}`);
 }
 
-/** `observatory demo`: for now, a tour of the simulated Web; then it stops and exits 0. */
+interface DemoRunOptions extends DemoOptions {
+  weeks: string;
+  delay: string;
+  logLevel: string;
+}
+
+function percent(x: number): string {
+  return `${(100 * x).toFixed(1)}%`;
+}
+
+/** `observatory demo` (what `npm start` runs): the whole observatory on the simulated Web, on a virtual clock. */
 export function demoCommand(): Command {
   return addSimWebOptions(
     new Command('demo').description(
-      'run the observatory on the simulated Web of Data (today: a tour of the simulated Web)',
+      'run the observatory on the simulated Web of Data: expand, weeks of snapshots and ticks on a virtual clock, ground-truth comparison',
     ),
-    {
-      docs: 3000,
-      plds: 200,
-      latencyScale: 0,
-    },
+    { docs: 1500, plds: 120, latencyScale: 0.05, faults: 0.5 },
   )
-    .option('--out <dir>', 'where the demo writes (git-ignored)', 'demo-output')
-    .action(async (cli: DemoOptions) => {
+    .option('--out <dir>', 'where the demo writes (wiped first; git-ignored)', 'demo-output')
+    .option('--weeks <n>', 'full weeks of weekly snapshots and ticks', '4')
+    .option('--delay <seconds>', 'politeness delay, scaled down for the demo', '0.02')
+    .option('--log-level <level>', 'structured log level (logs go to OUT/demo.log)', 'info')
+    .action(async (cli: DemoRunOptions) => {
+      const weeks = Number(cli.weeks);
+      if (!Number.isInteger(weeks) || weeks < 1)
+        throw invalidInput('--weeks', 'a whole number of at least 1', cli.weeks);
+      const delay = Number(cli.delay);
+      if (!Number.isFinite(delay) || delay < 0)
+        throw invalidInput('--delay', 'seconds, at least 0', cli.delay);
+      const out = resolve(cli.out);
+      const started = performance.now();
       const sim = await startSimWeb(simWebOptionsFromCli(cli));
+      const say = (line: string) => process.stdout.write(`${line}\n`);
       try {
-        await tourSimWeb(sim, resolve(cli.out));
+        await tourSimWeb(sim, out);
+        const result = await runDemo({
+          out,
+          sim,
+          weeks,
+          start: sim.clock.now(),
+          config: crawlConfig({
+            delayMs: Math.round(delay * 1000),
+            timeoutMs: 3000,
+            crawlDelayCapMs: 2000,
+            maxAttempts: 1,
+          }),
+          logger: createLogger({ level: cli.logLevel, file: join(out, 'demo.log') }),
+          say,
+        });
+        say('');
+        say(
+          `ground truth: re-visits of the ${result.kernel} kernel documents against the simulated Web's real changes`,
+        );
+        say('| re-visits | downloads | changes captured | real changes | recall | precision |');
+        say('| --- | ---: | ---: | ---: | ---: | ---: |');
+        for (const [name, m] of [
+          ['weekly + adaptive ticks (DyLDO)', result.adaptive],
+          ['weekly only', result.weeklyOnly],
+        ] as const) {
+          say(
+            `| ${name} | ${m.downloads} | ${m.captured} | ${m.realChanges} | ${percent(m.recall)} | ${percent(m.precision)} |`,
+          );
+        }
+        say('');
+        say(
+          `${result.published} snapshots in ${result.snapshotsDir} (check them: npx observatory verify --root ${result.snapshotsDir})`,
+        );
+        say(`demo finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
       } finally {
         await sim.close();
       }
