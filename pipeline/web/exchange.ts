@@ -39,6 +39,11 @@ export interface Exchange {
   readonly truncated: boolean;
   /** Clock time the request was sent (after the politeness wait). */
   readonly sentAt: number;
+  /**
+   * Set when the body failed after the headers arrived (too large, undecodable, cut, stalled): the
+   * status and headers are still what the server sent, so the record keeps them; the body is empty.
+   */
+  readonly failure: ObservatoryError | null;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -51,11 +56,21 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
   return flat;
 }
 
+/** What went wrong in an exchange: our deadline, or the network; an abort by the caller rethrows its reason. */
+function failureOf(
+  thrown: unknown,
+  deadline: AbortSignal,
+  signal: AbortSignal | undefined,
+): ObservatoryError {
+  if (signal?.aborted) throw signal.reason;
+  return deadline.aborted ? (deadline.reason as ObservatoryError) : toObservatoryError(thrown);
+}
+
 /**
  * Sends one GET and reads its response, the only place a request leaves the fetcher: it waits at
  * the politeness gate for the URL's PLD first and holds the permit until the body is read. The
  * whole exchange (connect, headers, body) is bounded by config.timeoutMs. Network failures throw
- * an ObservatoryError; every HTTP status is returned. An abort of `signal` rethrows its reason.
+ * an ObservatoryError; every HTTP status is returned (with `failure` set when its body failed). An abort of `signal` rethrows its reason.
  */
 export async function exchange(
   ctx: WebContext,
@@ -97,22 +112,25 @@ export async function exchange(
     const headers = flatHeaders(response.headers);
     if (REDIRECTS.has(status)) {
       await response.body.dump({ limit: 64 * 1024, signal: abort }).catch(() => {});
-      return { status, headers, body: Buffer.alloc(0), truncated: false, sentAt };
+      return { status, headers, body: Buffer.alloc(0), truncated: false, sentAt, failure: null };
     }
-    const decoded = await decodeBody(
-      response.body as unknown as Readable,
-      headers['content-encoding'],
-      options.maxBytes,
-      options.overLimit,
-      abort,
-    );
-    bytes = decoded.body.length;
-    return { status, headers, body: decoded.body, truncated: decoded.truncated, sentAt };
+    try {
+      const decoded = await decodeBody(
+        response.body as unknown as Readable,
+        headers['content-encoding'],
+        options.maxBytes,
+        options.overLimit,
+        abort,
+      );
+      bytes = decoded.body.length;
+      return { status, headers, body: decoded.body, truncated: decoded.truncated, sentAt, failure: null };
+    } catch (thrown) {
+      const failure = failureOf(thrown, deadline.signal, signal);
+      error = failure.code;
+      return { status, headers, body: Buffer.alloc(0), truncated: false, sentAt, failure };
+    }
   } catch (thrown) {
-    if (signal?.aborted) throw signal.reason;
-    const failure = deadline.signal.aborted
-      ? (deadline.signal.reason as ObservatoryError)
-      : toObservatoryError(thrown);
+    const failure = failureOf(thrown, deadline.signal, signal);
     error = failure.code;
     throw failure;
   } finally {

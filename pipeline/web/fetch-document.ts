@@ -44,7 +44,7 @@ function finish(
     error,
     errorMessage,
     headers: response?.headers ?? {},
-    body: response && !REDIRECTS.has(response.status) ? response.body : null,
+    body: response && !REDIRECTS.has(response.status) && response.failure === null ? response.body : null,
     startedAt: p.startedAt,
     durationMs: ctx.clock.now() - p.startedAt,
     redirects: p.redirects,
@@ -78,7 +78,10 @@ async function sendWithRetries(
       if (!(error instanceof ObservatoryError)) throw error; // the caller aborted
       outcome = error;
     }
-    const code = outcome instanceof ObservatoryError ? outcome.code : statusError(outcome.status);
+    const code =
+      outcome instanceof ObservatoryError
+        ? outcome.code
+        : (outcome.failure?.code ?? statusError(outcome.status));
     if (code === null || !RETRIED.has(code) || attempt >= ctx.config.maxAttempts) return outcome;
     const now = ctx.clock.now();
     const asked =
@@ -116,6 +119,9 @@ export async function fetchWithRules(
     const outcome = await sendWithRetries(ctx, p, current, accept, signal);
     if (outcome instanceof ObservatoryError)
       return finish(ctx, p, current.href, null, outcome.code, outcome.message);
+    if (outcome.failure !== null) {
+      return finish(ctx, p, current.href, outcome, outcome.failure.code, outcome.failure.message);
+    }
     if (!REDIRECTS.has(outcome.status)) {
       const error = statusError(outcome.status);
       return finish(ctx, p, current.href, outcome, error, error ? `HTTP ${outcome.status}` : null);

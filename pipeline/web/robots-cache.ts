@@ -52,6 +52,13 @@ async function loadPolicy(ctx: WebContext, origin: string): Promise<RobotsPolicy
       const code = HOST_FAILURES.has(error.code) ? error.code : 'robots_unavailable';
       return { code, message: `${url.href}: ${error.message}` };
     }
+    if (response.failure !== null) {
+      const { code, message } = response.failure;
+      return {
+        code: HOST_FAILURES.has(code) ? code : 'robots_unavailable',
+        message: `${url.href}: ${message}`,
+      };
+    }
     const { status, headers } = response;
     if (status >= 200 && status < 300) {
       return parseRobots(robotsText(response.body, response.truncated), origin, ctx.config.productToken);
