@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { clockStartingAt, crawlConfig, parseResolveRule, silentLogger } from '../../pipeline/core/index.ts';
+import { latestSchedule, runTick, runWeeklySnapshot } from '../../pipeline/observe/index.ts';
+import { SLOT_MS, WEEK } from '../../pipeline/schedule/index.ts';
+import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
+import { listSnapshots } from '../../pipeline/snapshot/index.ts';
+
+let sim: SimWeb;
+let root: string;
+let kernel: string[];
+const W0 = Date.UTC(2026, 0, 5);
+
+function ctx(at: number) {
+  return {
+    root,
+    config: crawlConfig({
+      resolve: [parseResolveRule(sim.resolveRule)],
+      allowPrivate: true,
+      delayMs: 1,
+      timeoutMs: 3000,
+      maxAttempts: 1,
+    }),
+    policy: 'longest-first' as const,
+    logger: silentLogger,
+    clock: clockStartingAt(at),
+  };
+}
+
+async function weekly(at: number) {
+  sim.setClock(at);
+  return runWeeklySnapshot({ ...ctx(at), kernel, adaptiveRounds: 1 });
+}
+
+async function tick(at: number) {
+  sim.setClock(at);
+  return runTick(ctx(at));
+}
+
+async function rows(sql: string): Promise<unknown[][]> {
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  try {
+    return (await db.runAndReadAll(sql)).getRows();
+  } finally {
+    db.closeSync();
+  }
+}
+
+before(async () => {
+  sim = await startSimWeb({ seed: 11, docs: 400, plds: 30, latencyScale: 0, faults: 0, now: W0 });
+  root = mkdtempSync(join(tmpdir(), 'observe-'));
+  // the kernel: every document that dereferences to RDF, so that some change often enough to move up
+  kernel = sim
+    .truth(W0)
+    .filter((r) => r.kind === 'document' && r.rdf)
+    .map((r) => r.uri);
+});
+
+after(() => sim.close());
+
+test('before any weekly snapshot a tick has nothing to do', async () => {
+  assert.deepEqual(await tick(W0 + SLOT_MS), { status: 'no-weekly' });
+});
+
+test('three weeks of snapshots and a tick at every slot of the third week follow the DyLDO schedule', async () => {
+  for (let week = 0; week < 3; week++) {
+    const outcome = await weekly(W0 + week * WEEK);
+    assert.equal(outcome.status, 'published');
+    if (outcome.status === 'published') {
+      assert.equal(outcome.snapshot.name, new Date(W0 + week * WEEK).toISOString().slice(0, 10));
+    }
+  }
+  const w3 = W0 + 2 * WEEK;
+  assert.equal((await tick(w3)).status, 'weekly-slot');
+  const schedule = await latestSchedule(root);
+  assert.equal(schedule.length, new Set(kernel).size);
+  const byLevel = new Map<number, number>();
+  for (const e of schedule) byLevel.set(e.level, (byLevel.get(e.level) ?? 0) + 1);
+  assert.ok((byLevel.get(1) ?? 0) > 0, 'documents that changed in weeks 2 and 3 moved up to level 1');
+  const levelOne = schedule
+    .filter((e) => e.level === 1)
+    .map((e) => e.url)
+    .sort();
+  for (let slot = 1; slot < 16; slot++) {
+    const outcome = await tick(w3 + slot * SLOT_MS + 60_000);
+    if (slot === 8) {
+      assert.equal(outcome.status, 'published', `slot ${slot}`);
+      if (outcome.status !== 'published') continue;
+      assert.equal(outcome.due, levelOne.length);
+      const crawled = await rows(
+        `SELECT url FROM read_parquet('${join(outcome.snapshot.folder, 'documents.parquet')}') ORDER BY url`,
+      );
+      assert.deepEqual(
+        crawled.map((r) => r[0]),
+        levelOne,
+      );
+      assert.equal(outcome.snapshot.manifest.kind, 'interval');
+      assert.equal(
+        outcome.snapshot.name,
+        new Date(w3 + 8 * SLOT_MS)
+          .toISOString()
+          .replace(/:(\d\d):.*$/, '$1Z')
+          .replace(':', ''),
+      );
+    } else {
+      assert.equal(outcome.status, 'nothing-due', `slot ${slot}`);
+    }
+  }
+  assert.equal((await tick(w3 + 8 * SLOT_MS + 120_000)).status, 'already-published');
+  assert.equal((await tick(w3 + WEEK + 60_000)).status, 'weekly-due');
+});
+
+test('the catalogue lists every published snapshot once, weekly and interval', async () => {
+  const list = await listSnapshots(root);
+  assert.deepEqual(
+    list.map((s) => s.kind),
+    ['weekly', 'weekly', 'weekly', 'interval'],
+  );
+  assert.equal(new Set(list.map((s) => s.name)).size, list.length);
+});
+
+test('a second weekly snapshot on the same day is not taken twice', async () => {
+  const outcome = await weekly(W0 + 2 * WEEK + 3_600_000);
+  assert.deepEqual(outcome, { status: 'exists', name: new Date(W0 + 2 * WEEK).toISOString().slice(0, 10) });
+});
