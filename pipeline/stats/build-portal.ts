@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { copyFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { ObservatoryError } from '../core/index.ts';
+import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
+import { DOWNLOADS_DIR, linkDownloads } from './link-downloads.ts';
+import type { PortalData } from './portal-data.ts';
+import { statsOptions } from './stats-options.ts';
+
+/** The Astro project. */
+export const SITE_DIR = new URL('../../site/', import.meta.url).pathname;
+/** Where `npm run portal` writes portal.json when no data folder is given (git-ignored). */
+export const DEFAULT_DATA_DIR = join(SITE_DIR, 'src/data/generated');
+
+/** What `buildPortal` needs; only `root` and `out` are required. */
+export interface BuildPortalOptions {
+  /** The snapshots folder. */
+  readonly root: string;
+  /** Where the static site is written (emptied first). */
+  readonly out: string;
+  /** The URL the site is published at (default: the project's site); links and VoID/DCAT IRIs use it. */
+  readonly baseUrl?: string;
+  /** Where downloads are published; by default `<baseUrl>snapshots/` and the files are linked into `out`. */
+  readonly downloadsUrl?: string;
+  /** Where portal.json and the digest cache go (default: site/src/data/generated). */
+  readonly dataDir?: string;
+  readonly cacheDir?: string;
+}
+
+/** What a build produced. */
+export interface BuiltPortal {
+  readonly out: string;
+  readonly data: PortalData;
+  /** Milliseconds spent in the DuckDB queries and in the Astro build. */
+  readonly statsMs: number;
+  readonly renderMs: number;
+}
+
+function runAstro(env: Record<string, string>): Promise<void> {
+  const bin = join(dirname(createRequire(import.meta.url).resolve('astro/package.json')), 'bin/astro.mjs');
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [bin, 'build', '--root', SITE_DIR, '--silent'], {
+      env: { ...process.env, ...env, ASTRO_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', fail);
+    child.on('close', (code) =>
+      code === 0
+        ? done()
+        : fail(
+            new ObservatoryError(
+              'internal',
+              `astro build failed (exit ${code}): ${output.trim().slice(-2000)}`,
+            ),
+          ),
+    );
+  });
+}
+
+/**
+ * Builds the static portal: the stats stage over `root`, then Astro renders site/ into `out`,
+ * then the dataset description, urls.txt and (unless downloads live elsewhere) the snapshot files
+ * are put beside the pages. Rebuilding costs the new snapshots' queries plus one render.
+ */
+export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPortal> {
+  const out = resolve(options.out);
+  const o = statsOptions({ ...options, dataDir: options.dataDir ?? DEFAULT_DATA_DIR });
+  const t0 = performance.now();
+  const data = await computePortalData(o);
+  const t1 = performance.now();
+  await rm(out, { recursive: true, force: true });
+  await runAstro({
+    OBSERVATORY_PORTAL_DATA: o.dataDir,
+    OBSERVATORY_PORTAL_OUT: out,
+    OBSERVATORY_PORTAL_BASE_URL: o.baseUrl,
+  });
+  for (const file of [DATASET_TURTLE, DATASET_JSONLD, URL_LIST])
+    await copyFile(join(o.dataDir, file), join(out, file));
+  if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) await linkDownloads(o.root, out, data.snapshots);
+  return { out, data, statsMs: t1 - t0, renderMs: performance.now() - t1 };
+}

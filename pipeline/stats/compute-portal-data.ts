@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CRAWL_DEFAULTS, ObservatoryError, SOFTWARE_VERSION } from '../core/index.ts';
+import { openDuckDb } from '../snapshot/duckdb-session.ts';
+import { type CatalogueEntry, listSnapshots, readManifest } from '../snapshot/index.ts';
+import { readDictionary } from './data-dictionary.ts';
+import { DATA_LICENCE, DATASET_TITLE, datasetQuads, toJsonLd, toTurtle } from './dataset-description.ts';
+import { exampleQueries } from './doc-queries.ts';
+import { domainViews } from './domains.ts';
+import { queryHistory } from './history.ts';
+import { portalCharts } from './portal-charts.ts';
+import type { DownloadFile, PortalData, SnapshotView } from './portal-data.ts';
+import { PORTAL_DATA_FILE } from './portal-data.ts';
+import { snapshotDigest } from './snapshot-digest.ts';
+import type { StatsOptions } from './stats-options.ts';
+
+/** The files beside the pages, written next to portal.json and copied into the site's root. */
+export const DATASET_TURTLE = 'dataset.ttl';
+export const DATASET_JSONLD = 'dataset.jsonld';
+export const URL_LIST = 'urls.txt';
+
+async function sha256File(path: string): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
+}
+
+/** Every file of a published folder with its durable URL: the manifest's data files, then the manifest and SHA256SUMS. */
+async function downloadFiles(
+  o: StatsOptions,
+  entry: CatalogueEntry,
+  listed: readonly { name: string; bytes: number; sha256: string; rows?: number }[],
+): Promise<DownloadFile[]> {
+  const folder = join(o.root, entry.name);
+  const url = (name: string) => `${o.downloadsUrl}${entry.name}/${name}`;
+  const extra = await Promise.all(
+    ['manifest.json', 'SHA256SUMS'].map(async (name) => ({
+      name,
+      bytes: (await stat(join(folder, name))).size,
+      sha256: name === 'manifest.json' ? entry.manifestSha256 : await sha256File(join(folder, name)),
+    })),
+  );
+  return [...listed, ...extra].map((f) => ({ ...f, url: url(f.name) }));
+}
+
+/**
+ * The `stats` stage: DuckDB queries over the published snapshots of `root` (manifests, cached
+ * per-snapshot digests, cross-snapshot queries over the small tables) into portal.json, the
+ * VoID/DCAT description and the bulk-download list in `dataDir`.
+ */
+export async function computePortalData(o: StatsOptions): Promise<PortalData> {
+  const catalogue = await listSnapshots(o.root);
+  if (catalogue.length === 0) {
+    throw new ObservatoryError(
+      'invalid_input',
+      `no published snapshots in ${o.root} (index.json lists none)`,
+    );
+  }
+  const session = await openDuckDb();
+  try {
+    const names = catalogue.map((e) => e.name);
+    const history = await queryHistory(session.connection, o.root, names);
+    const snapshots: SnapshotView[] = [];
+    for (const [i, entry] of catalogue.entries()) {
+      const folder = join(o.root, entry.name);
+      const manifest = await readManifest(folder);
+      snapshots.push({
+        name: entry.name,
+        kind: entry.kind,
+        startedAt: entry.startedAt,
+        endedAt: entry.endedAt,
+        publishedAt: entry.publishedAt,
+        previous: i > 0 ? catalogue[i - 1].name : null,
+        counts: manifest.counts,
+        stats: manifest.stats,
+        newPlds: history.newPlds.get(entry.name) ?? 0,
+        digest: await snapshotDigest(session.connection, folder, entry.manifestSha256, o.cacheDir),
+        files: await downloadFiles(o, entry, manifest.files),
+        manifestSha256: entry.manifestSha256,
+      });
+    }
+    const quads = datasetQuads(o.baseUrl, snapshots);
+    const data: PortalData = {
+      portalVersion: 1,
+      baseUrl: o.baseUrl,
+      dataset: { title: DATASET_TITLE, licence: DATA_LICENCE },
+      snapshots,
+      charts: await portalCharts(snapshots, history),
+      dynamics: {
+        mostDynamicPlds: history.mostDynamicPlds,
+        leastDynamicPlds: history.leastDynamicPlds,
+        mostDynamicDocuments: history.mostDynamicDocuments,
+        vocabularies: vocabularyTable(snapshots),
+      },
+      domains: domainViews(snapshots),
+      dictionary: await readDictionary(),
+      queries: await exampleQueries(),
+      crawler: {
+        userAgent: CRAWL_DEFAULTS.userAgent,
+        productToken: CRAWL_DEFAULTS.productToken,
+        softwareVersion: SOFTWARE_VERSION,
+        delayMs: CRAWL_DEFAULTS.delayMs,
+        perPld: CRAWL_DEFAULTS.perPld,
+        concurrency: CRAWL_DEFAULTS.concurrency,
+        timeoutMs: CRAWL_DEFAULTS.timeoutMs,
+        maxBytes: CRAWL_DEFAULTS.maxBytes,
+        maxRedirects: CRAWL_DEFAULTS.maxRedirects,
+        crawlDelayCapMs: CRAWL_DEFAULTS.crawlDelayCapMs,
+        robotsTtlMs: CRAWL_DEFAULTS.robotsTtlMs,
+      },
+      datasetFiles: { turtle: DATASET_TURTLE, jsonld: DATASET_JSONLD, urlList: URL_LIST },
+    };
+    await mkdir(o.dataDir, { recursive: true });
+    await writeFile(join(o.dataDir, DATASET_TURTLE), await toTurtle(quads));
+    await writeFile(join(o.dataDir, DATASET_JSONLD), await toJsonLd(quads));
+    const urls = snapshots.flatMap((s) => s.files.map((f) => f.url));
+    await writeFile(join(o.dataDir, URL_LIST), `${urls.join('\n')}\n`);
+    await writeFile(join(o.dataDir, PORTAL_DATA_FILE), JSON.stringify(data));
+    return data;
+  } finally {
+    session.close();
+  }
+}
+
+/** Classes that documents declare for themselves, summed over all snapshots, by change rate. */
+function vocabularyTable(snapshots: readonly SnapshotView[]) {
+  const totals = new Map<string, { comparisons: number; changed: number }>();
+  for (const s of snapshots)
+    for (const c of s.digest.classes) {
+      const t = totals.get(c.key) ?? { comparisons: 0, changed: 0 };
+      totals.set(c.key, { comparisons: t.comparisons + c.comparisons, changed: t.changed + c.changed });
+    }
+  const rows = [...totals]
+    .filter(([, t]) => t.comparisons > 0)
+    .map(
+      ([key, t]) => [key, t.comparisons, t.changed, Number((t.changed / t.comparisons).toFixed(3))] as const,
+    )
+    .sort((a, b) => b[3] - a[3] || b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return { columns: ['class', 'comparisons', 'changes', 'change rate'], rows };
+}

@@ -1,0 +1,166 @@
+/**
+ * The portal's data: everything the Astro site renders, written by `computePortalData` as one
+ * JSON file (portal.json). The site reads nothing else, so this file is the contract between
+ * pipeline/stats and site/.
+ */
+import type { SnapshotKind } from '../core/index.ts';
+import type { RankedCount, SnapshotStats } from '../snapshot/index.ts';
+
+/** A chart drawn at build time: the SVG, a sentence that says what it shows, and its data as a table. */
+export interface Chart {
+  readonly id: string;
+  readonly title: string;
+  /** Text alternative: what the chart shows, in words (aria-label and caption). */
+  readonly summary: string;
+  readonly svg: string;
+  readonly table: DataTable;
+}
+
+/** A table of values, rendered as an HTML table (also the text alternative of charts). */
+export interface DataTable {
+  readonly columns: readonly string[];
+  readonly rows: ReadonlyArray<ReadonlyArray<string | number | null>>;
+}
+
+/** One downloadable file with its durable URL. */
+export interface DownloadFile {
+  readonly name: string;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly rows?: number;
+  /** Absolute URL under the configured base (or downloads) URL. */
+  readonly url: string;
+}
+
+/** Per-PLD figures of one snapshot. */
+export interface PldFigures {
+  readonly pld: string;
+  readonly documents: number;
+  readonly statements: number;
+  /** Documents that returned RDF (error null or parse). */
+  readonly available: number;
+  /** Documents compared with a previous observation, and how many of them changed. */
+  readonly comparisons: number;
+  readonly changed: number;
+}
+
+/** What the portal shows about one snapshot beyond its manifest. */
+export interface SnapshotDigest {
+  readonly available: number;
+  /** Kernel documents per re-visit level (0..4) after this crawl. */
+  readonly levels: Readonly<Record<string, number>>;
+  /** Changed documents by triples added + removed, in buckets. */
+  readonly changeDegree: readonly RankedCount[];
+  /** Redirect hops by status code. */
+  readonly redirectStatuses: Readonly<Record<string, number>>;
+  /** The longest redirect chains (crawled URLs: render escaped). */
+  readonly redirectChains: ReadonlyArray<{
+    readonly url: string;
+    readonly hops: number;
+    readonly chain: string;
+  }>;
+  /** One example per error code (crawled URL and server text: render escaped). */
+  readonly errorExamples: ReadonlyArray<{
+    readonly error: string;
+    readonly url: string;
+    readonly message: string;
+  }>;
+  readonly plds: readonly PldFigures[];
+  /** Classes the documents declare for themselves, with comparisons and changes of those documents. */
+  readonly classes: ReadonlyArray<{
+    readonly key: string;
+    readonly comparisons: number;
+    readonly changed: number;
+  }>;
+}
+
+/** One snapshot as the portal shows it. */
+export interface SnapshotView {
+  readonly name: string;
+  readonly kind: SnapshotKind;
+  readonly startedAt: string;
+  readonly endedAt: string;
+  readonly publishedAt: string;
+  readonly previous: string | null;
+  readonly counts: Readonly<Record<string, number>>;
+  readonly stats: SnapshotStats;
+  /** PLDs seen in this snapshot and in none before it. */
+  readonly newPlds: number;
+  readonly digest: SnapshotDigest;
+  readonly files: readonly DownloadFile[];
+  readonly manifestSha256: string;
+}
+
+/** One PLD over the weekly snapshots. */
+export interface DomainView {
+  readonly pld: string;
+  /** Path segment of the PLD's page (safe characters only). */
+  readonly slug: string;
+  readonly series: ReadonlyArray<PldFigures & { readonly snapshot: string }>;
+  readonly comparisons: number;
+  readonly changed: number;
+}
+
+/** One column of the data dictionary. */
+export interface DictionaryColumn {
+  readonly name: string;
+  readonly type: string;
+  readonly meaning: string;
+  readonly example: string;
+  readonly since: string;
+}
+
+/** A file's section of the data dictionary. */
+export interface DictionaryTable {
+  readonly file: string;
+  readonly intro: string;
+  readonly columns: readonly DictionaryColumn[];
+}
+
+/** An example query from docs/queries, as researchers copy it. */
+export interface ExampleQuery {
+  readonly file: string;
+  readonly question: string;
+  readonly sql: string;
+}
+
+/** The crawler as the About page describes it. */
+export interface CrawlerFacts {
+  readonly userAgent: string;
+  readonly productToken: string;
+  readonly softwareVersion: string;
+  readonly delayMs: number;
+  readonly perPld: number;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+  readonly maxRedirects: number;
+  readonly crawlDelayCapMs: number;
+  readonly robotsTtlMs: number;
+}
+
+/** portal.json. */
+export interface PortalData {
+  readonly portalVersion: 1;
+  /** The published base URL of the portal, ending in `/`. */
+  readonly baseUrl: string;
+  /** The dataset's title and the licence the portal states for it. */
+  readonly dataset: { readonly title: string; readonly licence: string };
+  /** Snapshots oldest first. */
+  readonly snapshots: readonly SnapshotView[];
+  readonly charts: Readonly<Record<string, Chart>>;
+  readonly dynamics: {
+    readonly mostDynamicPlds: DataTable;
+    readonly leastDynamicPlds: DataTable;
+    readonly vocabularies: DataTable;
+    readonly mostDynamicDocuments: DataTable;
+  };
+  readonly domains: readonly DomainView[];
+  readonly dictionary: readonly DictionaryTable[];
+  readonly queries: readonly ExampleQuery[];
+  readonly crawler: CrawlerFacts;
+  /** Files beside the pages: the dataset description and the bulk-download list. */
+  readonly datasetFiles: { readonly turtle: string; readonly jsonld: string; readonly urlList: string };
+}
+
+export const PORTAL_DATA_FILE = 'portal.json';

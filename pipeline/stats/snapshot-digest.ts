@@ -1,0 +1,124 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlString } from '../snapshot/duckdb-session.ts';
+import { parquetFileName, type TableName } from '../snapshot/index.ts';
+import type { SnapshotDigest } from './portal-data.ts';
+
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+/** Bumped whenever the digest's shape or queries change, so cached digests are recomputed. */
+const DIGEST_VERSION = 1;
+const EXAMPLES = 10;
+const CLASSES = 50;
+
+/** SQL: the observation retrieved RDF (the data dictionary's "comparable"); `column` is its error column. */
+export function retrievedRdf(column = 'error'): string {
+  return `(${column} IS NULL OR ${column} = 'parse')`;
+}
+
+async function rows(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
+  return (await connection.runAndReadAll(sql)).getRows();
+}
+
+async function counts(connection: DuckDBConnection, sql: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const [key, count] of await rows(connection, sql)) out[String(key ?? 'none')] = Number(count);
+  return out;
+}
+
+/** Queries one snapshot's files for what its manifest stats do not hold. */
+async function queryDigest(connection: DuckDBConnection, folder: string): Promise<SnapshotDigest> {
+  const t = (table: TableName) => `read_parquet(${sqlString(join(folder, parquetFileName(table)))})`;
+  const [[available]] = await rows(
+    connection,
+    `SELECT count(*) FILTER (${retrievedRdf()}) FROM ${t('documents')}`,
+  );
+  const degree = await rows(
+    connection,
+    `SELECT CASE WHEN n <= 1 THEN '1' WHEN n <= 5 THEN '2-5' WHEN n <= 20 THEN '6-20'
+       WHEN n <= 100 THEN '21-100' ELSE 'over 100' END AS bucket, count(*), min(n)
+     FROM (SELECT coalesce(added, 0) + coalesce(removed, 0) AS n FROM ${t('changes')} WHERE changed)
+     GROUP BY 1 ORDER BY 3`,
+  );
+  const chains = await rows(
+    connection,
+    `SELECT url, count(*), string_agg("to", ' -> ' ORDER BY hop) FROM ${t('redirects')}
+     GROUP BY url ORDER BY 2 DESC, url LIMIT ${EXAMPLES}`,
+  );
+  const errors = await rows(
+    connection,
+    `SELECT error, arg_min(url, url), arg_min(coalesce(error_message, ''), url) FROM ${t('documents')}
+     WHERE error IS NOT NULL GROUP BY error ORDER BY error`,
+  );
+  const plds = await rows(
+    connection,
+    `SELECT d.pld, count(*), coalesce(sum(d.statements), 0), count(*) FILTER (${retrievedRdf('d.error')}),
+       count(c.changed), count(*) FILTER (c.changed)
+     FROM ${t('documents')} AS d LEFT JOIN ${t('changes')} AS c USING (url)
+     GROUP BY d.pld ORDER BY 2 DESC, 1`,
+  );
+  // classes a document declares for itself: read from quads once per snapshot, then cached
+  const classes = await rows(
+    connection,
+    `WITH typed AS (SELECT DISTINCT graph, object AS class FROM ${t('quads')}
+       WHERE predicate = '${RDF_TYPE}' AND object_kind = 'iri' AND subject = graph)
+     SELECT t.class, count(c.changed), count(*) FILTER (c.changed)
+     FROM typed AS t JOIN ${t('documents')} AS d ON d.final_url = t.graph JOIN ${t('changes')} AS c USING (url)
+     GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${CLASSES}`,
+  );
+  return {
+    available: Number(available),
+    levels: await counts(connection, `SELECT level, count(*) FROM ${t('schedule')} GROUP BY 1 ORDER BY 1`),
+    changeDegree: degree.map(([key, count]) => ({ key: String(key), count: Number(count) })),
+    redirectStatuses: await counts(
+      connection,
+      `SELECT status, count(*) FROM ${t('redirects')} GROUP BY 1 ORDER BY 1`,
+    ),
+    redirectChains: chains.map(([url, hops, chain]) => ({
+      url: String(url),
+      hops: Number(hops),
+      chain: String(chain),
+    })),
+    errorExamples: errors.map(([error, url, message]) => ({
+      error: String(error),
+      url: String(url),
+      message: String(message),
+    })),
+    plds: plds.map(([pld, documents, statements, avail, comparisons, changed]) => ({
+      pld: String(pld),
+      documents: Number(documents),
+      statements: Number(statements),
+      available: Number(avail),
+      comparisons: Number(comparisons),
+      changed: Number(changed),
+    })),
+    classes: classes.map(([key, comparisons, changed]) => ({
+      key: String(key),
+      comparisons: Number(comparisons),
+      changed: Number(changed),
+    })),
+  };
+}
+
+/**
+ * The digest of one snapshot, computed once and cached under `cacheDir` by the manifest's SHA-256
+ * (which pins every file): a rebuild queries only snapshots it has not seen, so its cost grows
+ * with the number of new snapshots, not with the quads of old ones.
+ */
+export async function snapshotDigest(
+  connection: DuckDBConnection,
+  folder: string,
+  manifestSha256: string,
+  cacheDir: string,
+): Promise<SnapshotDigest> {
+  const cached = join(cacheDir, `digest-v${DIGEST_VERSION}-${manifestSha256}.json`);
+  try {
+    return JSON.parse(await readFile(cached, 'utf8')) as SnapshotDigest;
+  } catch {
+    // not cached yet (or unreadable): compute it
+  }
+  const digest = await queryDigest(connection, folder);
+  await mkdir(cacheDir, { recursive: true });
+  await writeFile(cached, JSON.stringify(digest));
+  return digest;
+}

@@ -1,0 +1,18 @@
+// The portal is built by `observatory portal` (pipeline/stats/build-portal.ts), which passes where
+// the data is, where the site goes and the URL it is published at through these variables.
+import { join } from 'node:path';
+
+const baseUrl = new URL(process.env.OBSERVATORY_PORTAL_BASE_URL ?? 'https://linked-data-observatory.github.io/');
+const data = process.env.OBSERVATORY_PORTAL_DATA ?? new URL('./src/data/generated', import.meta.url).pathname;
+
+export default {
+  site: baseUrl.origin,
+  base: baseUrl.pathname,
+  outDir: process.env.OBSERVATORY_PORTAL_OUT ?? './dist',
+  // caches beside the data, so that builds of different data never share one
+  cacheDir: join(data, 'astro-cache'),
+  trailingSlash: 'always',
+  build: { format: 'directory', inlineStylesheets: 'always' },
+  devToolbar: { enabled: false },
+  vite: { cacheDir: join(data, 'vite-cache'), logLevel: 'error' },
+};

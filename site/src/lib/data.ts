@@ -1,0 +1,64 @@
+// Reads the portal's data (portal.json, written by pipeline/stats) once per build.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PortalData, SnapshotView } from '../../../pipeline/stats/portal-data.ts';
+
+const dir = process.env.OBSERVATORY_PORTAL_DATA ?? new URL('../data/generated', import.meta.url).pathname;
+
+/** The portal's data, as pipeline/stats wrote it. */
+export const data: PortalData = JSON.parse(readFileSync(join(dir, 'portal.json'), 'utf8'));
+
+/** The path the site is mounted at, ending in `/`. */
+export const base = new URL(data.baseUrl).pathname;
+
+/** A link to a page or file of the site: `page('snapshots/')` -> `/base/snapshots/`. */
+export function page(path = ''): string {
+  return `${base}${path}`;
+}
+
+/** A URL as a link: under the site's own base URL it becomes a path, so a local copy of the site works. */
+export function local(url: string): string {
+  return url.startsWith(data.baseUrl) ? `${base}${url.slice(data.baseUrl.length)}` : url;
+}
+
+/** The latest snapshot, and the latest weekly one. */
+export const latest: SnapshotView = data.snapshots[data.snapshots.length - 1];
+export const latestWeekly: SnapshotView =
+  [...data.snapshots].reverse().find((s) => s.kind === 'weekly') ?? latest;
+
+/** 12,345 */
+export function n(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** 12.3% */
+export function pct(part: number, whole: number): string {
+  return whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : '–';
+}
+
+/** 1.2 MiB */
+export function size(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${bytes} bytes` : `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** 2026-11-02 00:00 UTC */
+export function when(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** Rows of a value -> count record, largest first. */
+export function entries(record: Readonly<Record<string, number>>): Array<[string, number]> {
+  return Object.entries(record).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+}
+
+/** The share of compared documents that changed. */
+export function changedShare(s: SnapshotView): string {
+  return pct(s.stats.changes.changed, s.stats.changes.changed + s.stats.changes.unchanged);
+}
