@@ -50,7 +50,9 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
       plan: {
         seeds: o.seeds,
         maxDepth: o.hops,
-        maxRounds: o.hops + 1,
+        // the hop limit bounds the crawl, not the rounds: the round-end rule moves a round's tail
+        // to the next round, and a last round at `hops` would never fetch that tail's links
+        maxRounds: Number.POSITIVE_INFINITY,
         maxDocuments: Number.POSITIVE_INFINITY,
         segmentFor: () => 'expand',
       },
