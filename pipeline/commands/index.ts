@@ -2,8 +2,10 @@ import type { Command } from 'commander';
 import { demoCommand } from './demo.ts';
 import { evaluateCommand } from './evaluate.ts';
 import { expandCommand } from './expand.ts';
+import { portalCommand } from './portal.ts';
 import { simwebCommand } from './simweb.ts';
 import { snapshotCommand } from './snapshot.ts';
+import { statsCommand } from './stats.ts';
 import { tickCommand } from './tick.ts';
 import { verifyCommand } from './verify.ts';
 
@@ -14,6 +16,8 @@ export const commands: Array<() => Command> = [
   tickCommand,
   evaluateCommand,
   verifyCommand,
+  statsCommand,
+  portalCommand,
   simwebCommand,
   demoCommand,
 ];

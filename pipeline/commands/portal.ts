@@ -1,0 +1,52 @@
+import { Command } from 'commander';
+import { invalidInput } from '../core/index.ts';
+import { buildPortal, DEFAULT_DATA_DIR, servePortal } from '../stats/index.ts';
+
+interface PortalCliOptions {
+  root: string;
+  out: string;
+  data: string;
+  baseUrl?: string;
+  downloadsUrl?: string;
+  serve: boolean;
+  port: string;
+}
+
+/** `observatory portal` (`npm run portal`): builds the static portal from the snapshots; `--serve` then serves it. */
+export function portalCommand(): Command {
+  return new Command('portal')
+    .description(
+      'build the static portal (site/, Astro) from the published snapshots; --serve serves it on 127.0.0.1',
+    )
+    .option('--root <dir>', 'the snapshots folder', 'snapshots')
+    .option('--out <dir>', 'where the site is written (emptied first)', 'site/dist')
+    .option('--data <dir>', 'where the portal data and the per-snapshot cache are kept', DEFAULT_DATA_DIR)
+    .option(
+      '--base-url <url>',
+      'the URL the portal is published at (default: the project site; with --serve: its address)',
+    )
+    .option('--downloads-url <url>', 'publish downloads here instead of linking the files into the site')
+    .option('--serve', 'serve the built portal on 127.0.0.1 until interrupted', false)
+    .option('--port <n>', 'port for --serve (0: any free port)', '0')
+    .action(async (cli: PortalCliOptions) => {
+      const port = Number(cli.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw invalidInput('--port', 'a port from 0 to 65535', cli.port);
+      // serving: listen first, so that the links and the dataset description carry the served address
+      const server = cli.serve ? await servePortal({ dir: cli.out, port }) : null;
+      const built = await buildPortal({
+        root: cli.root,
+        out: cli.out,
+        dataDir: cli.data,
+        baseUrl: cli.baseUrl ?? server?.url,
+        downloadsUrl: cli.downloadsUrl,
+      }).catch(async (error) => {
+        await server?.close();
+        throw error;
+      });
+      process.stdout.write(
+        `built the portal for ${built.data.snapshots.length} snapshots in ${built.out} (queries ${Math.round(built.statsMs)} ms, render ${Math.round(built.renderMs)} ms)\n`,
+      );
+      if (server) process.stdout.write(`portal served at ${server.url} (Ctrl-C to stop)\n`);
+    });
+}

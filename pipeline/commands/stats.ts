@@ -1,0 +1,29 @@
+import { Command } from 'commander';
+import { computePortalData, DEFAULT_DATA_DIR, statsOptions } from '../stats/index.ts';
+
+interface StatsCliOptions {
+  root: string;
+  data: string;
+  baseUrl?: string;
+  downloadsUrl?: string;
+}
+
+/** `observatory stats`: the portal's data (portal.json, VoID/DCAT, urls.txt) from the snapshots, without rendering. */
+export function statsCommand(): Command {
+  return new Command('stats')
+    .description(
+      'compute the portal data with DuckDB over the published snapshots (portal.json, VoID/DCAT, urls.txt)',
+    )
+    .option('--root <dir>', 'the snapshots folder', 'snapshots')
+    .option('--data <dir>', 'where the portal data is written', DEFAULT_DATA_DIR)
+    .option('--base-url <url>', 'the URL the portal is published at (default: the project site)')
+    .option(
+      '--downloads-url <url>',
+      'the URL the snapshots folder is published at (default: <base-url>snapshots/)',
+    )
+    .action(async (cli: StatsCliOptions) => {
+      const o = statsOptions({ ...cli, dataDir: cli.data });
+      const data = await computePortalData(o);
+      process.stdout.write(`portal data for ${data.snapshots.length} snapshots in ${o.dataDir}\n`);
+    });
+}

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { type BuiltPortal, buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
+import { openBrowser, type TestBrowser } from './browser.ts';
+import { HOSTILE_CLASS } from './hostile-site.ts';
+import { buildSeries } from './series.ts';
+
+const SCREENSHOTS = new URL('../../docs/portal/', import.meta.url).pathname;
+let work: string;
+let server: PortalServer;
+let built: BuiltPortal;
+let browser: TestBrowser;
+/** Every internal page reached by following links from the home page, with what loading it logged. */
+const pages = new Map<string, { status: number; consoleErrors: string[]; dialogs: number }>();
+
+async function visit(page: Page, url: string) {
+  const consoleErrors: string[] = [];
+  let dialogs = 0;
+  const onConsole = (m: { type(): string; text(): string }) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  };
+  const onPageError = (e: Error) => consoleErrors.push(e.message);
+  const onDialog = async (d: { dismiss(): Promise<void> }) => {
+    dialogs++;
+    await d.dismiss();
+  };
+  page.on('console', onConsole);
+  page.on('pageerror', onPageError);
+  page.on('dialog', onDialog);
+  const response = await page.goto(url, { waitUntil: 'load' });
+  page.off('console', onConsole);
+  page.off('pageerror', onPageError);
+  page.off('dialog', onDialog);
+  return { status: response?.status() ?? 0, consoleErrors, dialogs };
+}
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'portal-test-'));
+  const root = join(work, 'snapshots');
+  await buildSeries(root, 3);
+  // listen first: the built site's absolute URLs (urls.txt, VoID/DCAT) carry the served address
+  server = await servePortal({ dir: join(work, 'dist') });
+  built = await buildPortal({
+    root,
+    out: join(work, 'dist'),
+    dataDir: join(work, 'data'),
+    baseUrl: server.url,
+  });
+  browser = await openBrowser();
+  const page = await browser.context.newPage();
+  const queue = [server.url];
+  while (queue.length > 0) {
+    const url = queue.shift()!;
+    if (pages.has(url)) continue;
+    pages.set(url, await visit(page, url));
+    const links = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    for (const link of links) {
+      const u = new URL(link);
+      u.hash = '';
+      if (u.href.startsWith(server.url) && u.href.endsWith('/') && !pages.has(u.href)) queue.push(u.href);
+    }
+  }
+  await page.close();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+test('every page reached from the home page loads without a console error', () => {
+  assert.ok(
+    pages.size >= 7 + built.data.snapshots.length + built.data.domains.length,
+    `only ${pages.size} pages`,
+  );
+  for (const [url, p] of pages) {
+    assert.equal(p.status, 200, url);
+    assert.deepEqual(p.consoleErrors, [], url);
+    assert.equal(p.dialogs, 0, url);
+  }
+});
+
+test('every internal link resolves, files included', async () => {
+  const page = await browser.context.newPage();
+  const targets = new Set<string>();
+  for (const url of pages.keys()) {
+    await page.goto(url);
+    for (const href of await page.$$eval('a[href], link[href]', (as) =>
+      as.map((a) => (a as HTMLAnchorElement).href),
+    )) {
+      const u = new URL(href);
+      u.hash = '';
+      if (u.href.startsWith(server.url)) targets.add(u.href);
+    }
+  }
+  await page.close();
+  for (const target of targets) {
+    const res = await fetch(target, { method: 'HEAD' });
+    assert.equal(res.status, 200, target);
+  }
+});
+
+test('charts are drawn as SVG with a text alternative and their data as a table', async () => {
+  const page = await browser.context.newPage();
+  for (const path of ['', 'dynamics/']) {
+    await page.goto(server.url + path);
+    const figures = await page.$$eval('figure.chart-figure', (fs) =>
+      fs.map((f) => ({
+        svg: f.querySelectorAll('.chart svg').length,
+        label: f.querySelector('.chart')?.getAttribute('aria-label') ?? '',
+        caption: f.querySelector('figcaption')?.textContent ?? '',
+        rows: f.querySelectorAll('details table tbody tr').length,
+      })),
+    );
+    assert.ok(figures.length >= 5, path);
+    for (const f of figures) {
+      assert.equal(f.svg, 1);
+      assert.ok(f.label.length > 20 && f.caption.length > 20, JSON.stringify(f));
+    }
+    assert.ok(figures.some((f) => f.rows > 0));
+  }
+  await page.close();
+});
+
+test('every download link points to a file of the stated size and checksum', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}downloads/`);
+  const links = await page.$$eval('a[data-sha256]', (as) =>
+    as.map((a) => ({
+      href: (a as HTMLAnchorElement).href,
+      bytes: a.getAttribute('data-bytes'),
+      sha: a.getAttribute('data-sha256'),
+    })),
+  );
+  await page.close();
+  const expected = built.data.snapshots.reduce((n, s) => n + s.files.length, 0);
+  assert.equal(links.length, expected);
+  for (const l of links) {
+    const body = Buffer.from(await (await fetch(l.href)).arrayBuffer());
+    assert.equal(String(body.length), l.bytes, l.href);
+    assert.equal(createHash('sha256').update(body).digest('hex'), l.sha, l.href);
+  }
+  const list = (await (await fetch(`${server.url}urls.txt`)).text()).trim().split('\n');
+  assert.deepEqual(new Set(list), new Set(links.map((l) => l.href)));
+});
+
+test('crawled markup is rendered as text, never as markup', async () => {
+  const page = await browser.context.newPage();
+  const first = built.data.snapshots[0].name;
+  for (const path of [`snapshots/${first}/`, 'dynamics/']) {
+    await page.goto(server.url + path);
+    const text = await page.textContent('main');
+    assert.ok(text?.includes(HOSTILE_CLASS), `${path} shows the hostile class IRI as text`);
+  }
+  for (const url of pages.keys()) {
+    await page.goto(url);
+    const injected = await page.evaluate(() => ({
+      scripts: document.querySelectorAll('script').length,
+      images: document.querySelectorAll('img').length,
+      handlers: [...document.querySelectorAll('*')].filter((e) =>
+        [...e.attributes].some((a) => a.name.startsWith('on')),
+      ).length,
+    }));
+    assert.deepEqual(injected, { scripts: 0, images: 0, handlers: 0 }, url);
+  }
+  await page.close();
+});
+
+test('pages read at phone width: no horizontal scrolling of the page; screenshots', async () => {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const url of pages.keys()) {
+    await page.goto(url);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `${url} scrolls sideways by ${overflow}px`);
+  }
+  await page.goto(server.url);
+  await page.screenshot({ path: join(SCREENSHOTS, 'home-phone.png') });
+  await page.goto(`${server.url}snapshots/${built.data.snapshots.at(-1)!.name}/`);
+  await page.screenshot({ path: join(SCREENSHOTS, 'snapshot-phone.png') });
+  await page.close();
+  assert.ok((await readFile(join(SCREENSHOTS, 'home-phone.png'))).length > 1000);
+});

@@ -1,0 +1,52 @@
+import { clockStartingAt, crawlConfig, parseResolveRule, silentLogger } from '../../pipeline/core/index.ts';
+import { runTick, runWeeklySnapshot } from '../../pipeline/observe/index.ts';
+import { startSimWeb } from '../../pipeline/simweb/index.ts';
+import { HOSTILE_HOST, HOSTILE_URLS, startHostileSite } from './hostile-site.ts';
+
+const START = Date.UTC(2026, 10, 2);
+const WEEK = 7 * 86_400_000;
+const SLOT = 10.5 * 3_600_000;
+
+/**
+ * A small real series in `root`: weekly snapshots of the simulated Web (its core seeds as the
+ * kernel, plus two hostile documents) and interval ticks in between, crawled by the real pipeline
+ * on a virtual clock.
+ */
+export async function buildSeries(root: string, weeks: number): Promise<void> {
+  const sim = await startSimWeb({ seed: 11, docs: 160, plds: 16, latencyScale: 0, faults: 0.5, now: START });
+  const hostile = await startHostileSite();
+  try {
+    const config = crawlConfig({
+      resolve: [
+        parseResolveRule(`${HOSTILE_HOST}=127.0.0.1:${hostile.port}`),
+        parseResolveRule(sim.resolveRule),
+      ],
+      allowPrivate: true,
+      delayMs: 2,
+      timeoutMs: 2000,
+      maxAttempts: 1,
+    });
+    const context = (at: number) => ({
+      root,
+      config,
+      policy: 'longest-first' as const,
+      clock: clockStartingAt(at),
+      logger: silentLogger,
+    });
+    for (let w = 0; w < weeks; w++) {
+      const at = START + w * WEEK;
+      sim.setClock(at);
+      await runWeeklySnapshot({
+        ...context(at),
+        kernel: [...sim.coreSeeds, ...HOSTILE_URLS],
+        adaptiveRounds: 1,
+      });
+      // a tick publishes only when documents are due (their level rose); either way it must not fail
+      sim.setClock(at + 2 * SLOT + 60_000);
+      await runTick(context(at + 2 * SLOT + 60_000));
+    }
+  } finally {
+    await sim.close();
+    await new Promise((done) => hostile.server.close(done));
+  }
+}
