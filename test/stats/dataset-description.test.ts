@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import jsonld from 'jsonld';
+import { Parser, type Quad, Store } from 'n3';
+import { manualClock } from '../../pipeline/core/index.ts';
+import { listSnapshots, publishSnapshot, readManifest, snapshotName } from '../../pipeline/snapshot/index.ts';
+import { computePortalData, type PortalData, statsOptions } from '../../pipeline/stats/index.ts';
+import { source, WEEK1, WEEK2, week1, week2 } from '../snapshot/sample-crawl.ts';
+
+const BASE = 'https://observatory.example/portal/';
+const V = 'http://rdfs.org/ns/void#';
+const DCAT = 'http://www.w3.org/ns/dcat#';
+const SPDX = 'http://spdx.org/rdf/terms#';
+let work: string;
+let root: string;
+let data: PortalData;
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'stats-'));
+  root = join(work, 'snapshots');
+  for (const [start, docs] of [
+    [WEEK1, week1()],
+    [WEEK2, week2()],
+  ] as const) {
+    await publishSnapshot({
+      root,
+      name: snapshotName('weekly', start),
+      kind: 'weekly',
+      startedAt: start,
+      endedAt: start + 3_600_000,
+      config: {},
+      documents: source([...docs]),
+      clock: manualClock(start),
+    });
+  }
+  data = await computePortalData(statsOptions({ root, dataDir: join(work, 'data'), baseUrl: BASE }));
+});
+after(() => rm(work, { recursive: true, force: true }));
+
+/** Checks a parsed description against the manifests: counts per snapshot, size and checksum per file. */
+async function assertMatchesManifests(quads: Quad[]) {
+  const store = new Store(quads);
+  const one = (s: string | Quad['object'], p: string) => {
+    const objects = store.getObjects(s, p, null);
+    assert.equal(objects.length, 1, `${s} ${p}`);
+    return objects[0].value;
+  };
+  const catalogue = await listSnapshots(root);
+  assert.equal(store.getObjects(`${BASE}dataset#series`, `${V}subset`, null).length, catalogue.length);
+  for (const entry of catalogue) {
+    const manifest = await readManifest(join(root, entry.name));
+    const node = `${BASE}snapshots/${entry.name}/`;
+    assert.equal(one(node, `${DCAT}inSeries`), `${BASE}dataset#series`);
+    assert.equal(Number(one(node, `${V}triples`)), manifest.stats.statements);
+    assert.equal(Number(one(node, `${V}documents`)), manifest.stats.documents);
+    const dists = store.getObjects(node, `${DCAT}distribution`, null);
+    assert.equal(dists.length, manifest.files.length + 2);
+    for (const f of manifest.files) {
+      const dist = dists.find((d) => one(d.value, `${DCAT}downloadURL`) === `${node}${f.name}`);
+      assert.ok(dist, f.name);
+      assert.equal(Number(one(dist.value, `${DCAT}byteSize`)), f.bytes);
+      const sum = store.getObjects(dist, `${SPDX}checksum`, null)[0];
+      assert.equal(one(sum, `${SPDX}checksumValue`), f.sha256);
+    }
+  }
+}
+
+test('dataset.ttl parses as Turtle and states the counts and checksums of the manifests', async () => {
+  const text = await readFile(join(work, 'data', 'dataset.ttl'), 'utf8');
+  await assertMatchesManifests(new Parser({ format: 'text/turtle' }).parse(text));
+});
+
+test('dataset.jsonld parses as JSON-LD and states the same', async () => {
+  const doc = JSON.parse(await readFile(join(work, 'data', 'dataset.jsonld'), 'utf8'));
+  const nquads = (await jsonld.toRDF(doc, { format: 'application/n-quads' })) as unknown as string;
+  await assertMatchesManifests(new Parser({ format: 'N-Quads' }).parse(nquads));
+});
+
+test('urls.txt lists every file of every snapshot under the base URL', async () => {
+  const urls = (await readFile(join(work, 'data', 'urls.txt'), 'utf8')).trim().split('\n');
+  const expected = data.snapshots.flatMap((s) => s.files.map((f) => `${BASE}snapshots/${s.name}/${f.name}`));
+  assert.deepEqual(urls, expected);
+  for (const s of data.snapshots) assert.ok(s.files.some((f) => f.name === 'manifest.json'));
+});
+
+test('a rebuild reads per-snapshot digests from the cache instead of querying again', async () => {
+  const cache = join(work, 'data', 'cache');
+  const files = await readdir(cache);
+  assert.equal(files.length, 2);
+  const again = await computePortalData(statsOptions({ root, dataDir: join(work, 'data'), baseUrl: BASE }));
+  assert.deepEqual(again.snapshots, data.snapshots);
+  assert.deepEqual(await readdir(cache), files);
+});
+
+test('the data dictionary and the example queries are the project docs', async () => {
+  assert.deepEqual(
+    data.dictionary.map((t) => t.file),
+    ['documents.parquet', 'quads.parquet', 'redirects.parquet', 'changes.parquet', 'schedule.parquet'],
+  );
+  const docs = new URL('../../docs/queries/', import.meta.url).pathname;
+  for (const q of data.queries) assert.equal(q.sql, await readFile(join(docs, q.file), 'utf8'));
+  assert.equal(data.queries.length, (await readdir(docs)).filter((f) => f.endsWith('.sql')).length);
+});
+
+test('observatory portal rejects a bad base URL with one line and exit code 2', () => {
+  const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
+  const r = spawnSync(process.execPath, [cli, 'portal', '--root', root, '--base-url', 'ftp://x/'], {
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+});
