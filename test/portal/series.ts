@@ -10,9 +10,9 @@ const SLOT = 10.5 * 3_600_000;
 /**
  * A small real series in `root`: weekly snapshots of the simulated Web (its core seeds as the
  * kernel, plus two hostile documents) and interval ticks in between, crawled by the real pipeline
- * on a virtual clock.
+ * on a virtual clock. Weeks `from`..`weeks - 1` are crawled, so a series can be extended.
  */
-export async function buildSeries(root: string, weeks: number): Promise<void> {
+export async function buildSeries(root: string, weeks: number, from = 0): Promise<void> {
   const sim = await startSimWeb({ seed: 11, docs: 160, plds: 16, latencyScale: 0, faults: 0.5, now: START });
   const hostile = await startHostileSite();
   try {
@@ -33,7 +33,7 @@ export async function buildSeries(root: string, weeks: number): Promise<void> {
       clock: clockStartingAt(at),
       logger: silentLogger,
     });
-    for (let w = 0; w < weeks; w++) {
+    for (let w = from; w < weeks; w++) {
       const at = START + w * WEEK;
       sim.setClock(at);
       await runWeeklySnapshot({
