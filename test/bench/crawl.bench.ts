@@ -1,0 +1,126 @@
+/**
+ * Kernel-style crawl (a URL list, no links followed) of every document of a 20,000-document,
+ * 300-PLD simulated Web served from its own process, once per policy, with delays scaled down
+ * 100x (2 s -> 20 ms, Crawl-delay cap 60 s -> 600 ms). Reports makespan against the politeness
+ * lower bound (max over PLDs of requests x that PLD's delay), documents/s and peak RSS.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crawlConfig, parseResolveRule, silentLogger, systemClock } from '../../pipeline/core/index.ts';
+import { createCrawlTools, POLICY_NAMES, type PolicyName, runCrawl } from '../../pipeline/crawl/index.ts';
+
+const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
+const DOCS = 20_000;
+const PLDS = 300;
+const LATENCY_SCALE = 0.1;
+const FAULTS = 1;
+const DELAY_MS = 20;
+const CRAWL_DELAY_CAP_MS = 600;
+
+async function startServer(): Promise<{ port: number; stop: () => void }> {
+  const dir = await mkdtemp(join(tmpdir(), 'crawl-bench-'));
+  const child = spawn(process.execPath, [
+    cli,
+    'simweb',
+    ...['--port', '0', '--docs', String(DOCS), '--plds', String(PLDS)],
+    ...['--latency-scale', String(LATENCY_SCALE), '--faults', String(FAULTS)],
+    ...['--seeds-out', join(dir, 'core.txt')],
+  ]);
+  let out = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /127\.0\.0\.1:(\d+)'/.exec(out);
+      if (m && out.includes('core seed list')) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`simweb exited ${code}`)));
+  });
+  return { port, stop: () => child.kill('SIGTERM') };
+}
+
+/** Every document URI of the Web, from its ground truth. */
+async function documentUrls(port: number): Promise<string[]> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/__sim/truth`)).text();
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { uri: string; kind: string })
+    .filter((r) => r.kind === 'document')
+    .map((r) => r.uri);
+}
+
+interface Run {
+  readonly policy: PolicyName;
+  readonly documents: number;
+  readonly requests: number;
+  readonly makespanMs: number;
+  readonly boundMs: number;
+  readonly busiest: string;
+}
+
+async function crawlOnce(port: number, urls: readonly string[], policy: PolicyName): Promise<Run> {
+  const config = crawlConfig({
+    resolve: [parseResolveRule(`*=127.0.0.1:${port}`)],
+    allowPrivate: true,
+    delayMs: DELAY_MS,
+    crawlDelayCapMs: CRAWL_DELAY_CAP_MS,
+    timeoutMs: 10_000,
+  });
+  const tools = createCrawlTools(config, systemClock);
+  const start = performance.now();
+  const result = await runCrawl({
+    plan: {
+      seeds: urls,
+      maxDepth: 0,
+      maxRounds: 1,
+      maxDocuments: Number.POSITIVE_INFINITY,
+      segmentFor: () => 'kernel',
+    },
+    config,
+    policy,
+    fetcher: tools.fetcher,
+    dir: await mkdtemp(join(tmpdir(), `crawl-bench-${policy}-`)),
+    clock: systemClock,
+    logger: silentLogger,
+  });
+  const makespanMs = performance.now() - start;
+  let boundMs = 0;
+  let busiest = '';
+  let requests = 0;
+  for (const [pld, stats] of tools.web.stats()) {
+    requests += stats.requests;
+    const bound = stats.requests * tools.fetcher.delayFor(pld);
+    if (bound > boundMs) [boundMs, busiest] = [bound, `${pld} (${stats.requests} requests)`];
+  }
+  await tools.close();
+  return { policy, documents: result.stats.documents, requests, makespanMs, boundMs, busiest };
+}
+
+/** Runs the crawl benchmark and prints its table. */
+export default async function (): Promise<void> {
+  const server = await startServer();
+  try {
+    const urls = await documentUrls(server.port);
+    const runs: Run[] = [];
+    for (const policy of POLICY_NAMES) runs.push(await crawlOnce(server.port, urls, policy));
+    process.stdout.write(
+      `${urls.length} documents, ${PLDS} PLDs (+ scenario PLDs); simweb in its own process, latency scale ${LATENCY_SCALE}, faults ${FAULTS}; delay ${DELAY_MS} ms, Crawl-delay cap ${CRAWL_DELAY_CAP_MS} ms, 64 slots, perPld 1\n\n`,
+    );
+    process.stdout.write(
+      '| policy | documents | requests | makespan | lower bound | makespan / bound | documents/s | busiest PLD |\n',
+    );
+    process.stdout.write('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
+    for (const r of runs) {
+      process.stdout.write(
+        `| ${r.policy} | ${r.documents} | ${r.requests} | ${(r.makespanMs / 1000).toFixed(1)} s | ${(r.boundMs / 1000).toFixed(1)} s | ${(r.makespanMs / r.boundMs).toFixed(2)} | ${((r.documents * 1000) / r.makespanMs).toFixed(0)} | ${r.busiest} |\n`,
+      );
+    }
+    process.stdout.write(
+      `\npeak RSS of the crawler process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB\n`,
+    );
+  } finally {
+    server.stop();
+  }
+}
