@@ -10,7 +10,6 @@ import { openBrowser, type TestBrowser } from './browser.ts';
 import { HOSTILE_CLASS } from './hostile-site.ts';
 import { buildSeries } from './series.ts';
 
-const SCREENSHOTS = new URL('../../docs/portal/', import.meta.url).pathname;
 let work: string;
 let server: PortalServer;
 let built: BuiltPortal;
@@ -173,6 +172,8 @@ test('crawled markup is rendered as text, never as markup', async () => {
 });
 
 test('pages read at phone width: no horizontal scrolling of the page; screenshots', async () => {
+  // the README's screenshots: PORTAL_SCREENSHOTS=docs/portal refreshes them; otherwise a temp folder
+  const SCREENSHOTS = process.env.PORTAL_SCREENSHOTS ?? join(work, 'screenshots');
   await mkdir(SCREENSHOTS, { recursive: true });
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });
