@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
+
+const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
+const NOW = '2026-01-05T00:00:00Z';
+let sim: SimWeb;
+let kernelFile: string;
+
+before(async () => {
+  // a little latency, so that a crawl lasts long enough to be killed in the middle
+  sim = await startSimWeb({
+    seed: 5,
+    docs: 300,
+    plds: 25,
+    latencyScale: 0.3,
+    faults: 0,
+    now: Date.parse(NOW),
+  });
+  kernelFile = join(mkdtempSync(join(tmpdir(), 'kernel-')), 'kernel.txt');
+  writeFileSync(kernelFile, `${sim.coreSeeds.join('\n')}\n`);
+});
+
+after(() => sim.close());
+
+function args(out: string, kernel = kernelFile): string[] {
+  return [
+    cli,
+    'snapshot',
+    '--kernel',
+    kernel,
+    '--out',
+    out,
+    '--now',
+    NOW,
+    '--delay',
+    '0.005',
+    '--adaptive-rounds',
+    '1',
+    '--resolve',
+    sim.resolveRule,
+    '--allow-private',
+  ];
+}
+
+function run(...argv: string[]) {
+  return spawnSync(process.execPath, argv, { encoding: 'utf8' });
+}
+
+/** Runs the CLI without blocking this process: the simulated Web it crawls lives here. */
+function crawl(argv: string[]): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stderr })));
+}
+
+async function documents(root: string): Promise<string[]> {
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  try {
+    const reader = await db.runAndReadAll(
+      `SELECT url || ' ' || segment || ' ' || coalesce(graph_hash, error) FROM read_parquet('${root}/2026-01-05/documents.parquet') ORDER BY url`,
+    );
+    return reader.getRows().map((r) => String(r[0]));
+  } finally {
+    db.closeSync();
+  }
+}
+
+test('a snapshot killed with -9 at random moments resumes and ends as an uninterrupted one', async () => {
+  const clean = mkdtempSync(join(tmpdir(), 'snap-clean-'));
+  assert.equal((await crawl(args(clean))).status, 0);
+  const expected = await documents(clean);
+  assert.ok(expected.length > sim.coreSeeds.length, 'kernel and adaptive documents');
+
+  const killed = mkdtempSync(join(tmpdir(), 'snap-killed-'));
+  let kills = 0;
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const child = spawn(process.execPath, args(killed), { stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300 + Math.random() * 1500);
+    const code = await exited;
+    clearTimeout(timer);
+    if (code === 0) break;
+    kills++;
+  }
+  assert.ok(kills > 0, 'the crawl was killed at least once');
+  assert.equal((await crawl(args(killed))).status, 0, 'a rerun after the last kill succeeds');
+  assert.deepEqual(await documents(killed), expected);
+  const verify = run(cli, 'verify', '--root', killed);
+  assert.equal(verify.status, 0, verify.stderr);
+  assert.ok(!existsSync(join(killed, '.incomplete', '2026-01-05')), 'nothing left in .incomplete');
+});
+
+test('a missing or empty kernel is one line and exit code 2', () => {
+  const out = mkdtempSync(join(tmpdir(), 'snap-bad-'));
+  const missing = run(...args(out, join(out, 'nope.txt')));
+  assert.equal(missing.status, 2);
+  assert.match(
+    missing.stderr.trim(),
+    /^observatory: cannot read URI list .*nope\.txt: no such file \[invalid_input\]$/,
+  );
+  const empty = join(out, 'empty.txt');
+  writeFileSync(empty, '# nothing yet\n');
+  const none = run(...args(out, empty));
+  assert.equal(none.status, 2);
+  assert.match(none.stderr.trim(), /run expand first/);
+  assert.equal(none.stderr.trim().split('\n').length, 1);
+});
+
+test('an unwritable snapshots folder is one line naming it, exit code 1', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'snap-ro-'));
+  const file = join(dir, 'a-file');
+  writeFileSync(file, 'not a folder');
+  const r = await crawl(args(join(file, 'snapshots')));
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+  assert.match(r.stderr, /a-file\/snapshots/);
+  assert.match(r.stderr, /\[io\]$/m);
+});
+
+test('a damaged journal stops the run with corrupt and is kept for inspection', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'snap-corrupt-'));
+  const runDir = join(out, '.incomplete', '2026-01-05');
+  mkdirSync(join(runDir, 'crawl'), { recursive: true });
+  const state = {
+    kind: 'weekly',
+    name: '2026-01-05',
+    startedAt: Date.parse(NOW),
+    weekStart: Date.parse(NOW),
+    slot: 0,
+    seeds: sim.coreSeeds,
+  };
+  writeFileSync(join(runDir, 'run.json'), JSON.stringify(state));
+  const journal = join(runDir, 'crawl', 'journal.ndjson');
+  writeFileSync(journal, '{"t":"round","round":0,"urls":[]}\n{"t":"doc", garbage\n{"t":"end"}\n');
+  const r = await crawl(args(out));
+  assert.equal(r.status, 1);
+  assert.match(r.stderr.trim(), /journal\.ndjson:2: .*\[corrupt\]$/);
+  assert.equal(readFileSync(journal, 'utf8').split('\n').length, 4, 'the journal is untouched');
+});
