@@ -3,8 +3,9 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { request } from 'undici';
 import { crawlConfig, createLogger, invalidInput } from '../core/index.ts';
-import { runDemo } from '../demo/index.ts';
+import { type DemoResult, runDemo } from '../demo/index.ts';
 import { SCENARIOS, type SimWeb, startSimWeb } from '../simweb/index.ts';
+import { buildPortal, type PortalServer, servePortal } from '../stats/index.ts';
 import { addSimWebOptions, type SimWebCliOptions, simWebOptionsFromCli } from './simweb-options.ts';
 
 interface DemoOptions extends SimWebCliOptions {
@@ -71,6 +72,29 @@ interface DemoRunOptions extends DemoOptions {
   weeks: string;
   delay: string;
   logLevel: string;
+  serve: boolean;
+  portalPort: string;
+}
+
+/** Builds the portal over the demo's snapshots behind a local server (its address is the base URL). */
+async function publishPortal(cli: DemoRunOptions, out: string, snapshotsDir: string): Promise<PortalServer> {
+  const port = Number(cli.portalPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw invalidInput('--portal-port', 'a TCP port (0: any free one)', cli.portalPort);
+  }
+  const server = await servePortal({ dir: join(out, 'portal'), port });
+  try {
+    await buildPortal({
+      root: snapshotsDir,
+      out: join(out, 'portal'),
+      baseUrl: server.url,
+      dataDir: join(out, 'portal-data'),
+    });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return server;
 }
 
 function percent(x: number): string {
@@ -81,7 +105,7 @@ function percent(x: number): string {
 export function demoCommand(): Command {
   return addSimWebOptions(
     new Command('demo').description(
-      'run the observatory on the simulated Web of Data: expand, weeks of snapshots and ticks on a virtual clock, ground-truth comparison',
+      'run the observatory on the simulated Web of Data: expand, weeks of snapshots and ticks on a virtual clock, ground-truth comparison, portal',
     ),
     { docs: 1500, plds: 120, latencyScale: 0.05, faults: 0.5 },
   )
@@ -89,20 +113,24 @@ export function demoCommand(): Command {
     .option('--weeks <n>', 'full weeks of weekly snapshots and ticks', '4')
     .option('--delay <seconds>', 'politeness delay, scaled down for the demo', '0.02')
     .option('--log-level <level>', 'structured log level (logs go to OUT/demo.log)', 'info')
+    .option('--no-serve', 'build the portal but do not serve it (CI)')
+    .option('--portal-port <n>', 'port of the portal on 127.0.0.1 (0: any free one)', '4321')
     .action(async (cli: DemoRunOptions) => {
       const weeks = Number(cli.weeks);
-      if (!Number.isInteger(weeks) || weeks < 1)
+      if (!Number.isInteger(weeks) || weeks < 1) {
         throw invalidInput('--weeks', 'a whole number of at least 1', cli.weeks);
+      }
       const delay = Number(cli.delay);
       if (!Number.isFinite(delay) || delay < 0)
         throw invalidInput('--delay', 'seconds, at least 0', cli.delay);
       const out = resolve(cli.out);
       const started = performance.now();
-      const sim = await startSimWeb(simWebOptionsFromCli(cli));
       const say = (line: string) => process.stdout.write(`${line}\n`);
+      const sim = await startSimWeb(simWebOptionsFromCli(cli));
+      let result: DemoResult;
       try {
         await tourSimWeb(sim, out);
-        const result = await runDemo({
+        result = await runDemo({
           out,
           sim,
           weeks,
@@ -116,27 +144,36 @@ export function demoCommand(): Command {
           logger: createLogger({ level: cli.logLevel, file: join(out, 'demo.log') }),
           say,
         });
-        say('');
-        say(
-          `ground truth: re-visits of the ${result.kernel} kernel documents against the simulated Web's real changes`,
-        );
-        say('| re-visits | downloads | changes captured | real changes | recall | precision |');
-        say('| --- | ---: | ---: | ---: | ---: | ---: |');
-        for (const [name, m] of [
-          ['weekly + adaptive ticks (DyLDO)', result.adaptive],
-          ['weekly only', result.weeklyOnly],
-        ] as const) {
-          say(
-            `| ${name} | ${m.downloads} | ${m.captured} | ${m.realChanges} | ${percent(m.recall)} | ${percent(m.precision)} |`,
-          );
-        }
-        say('');
-        say(
-          `${result.published} snapshots in ${result.snapshotsDir} (check them: npx observatory verify --root ${result.snapshotsDir})`,
-        );
-        say(`demo finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
       } finally {
         await sim.close();
       }
+      say('');
+      say(
+        `ground truth: re-visits of the ${result.kernel} kernel documents against the simulated Web's real changes`,
+      );
+      say('| re-visits | downloads | changes captured | real changes | recall | precision |');
+      say('| --- | ---: | ---: | ---: | ---: | ---: |');
+      for (const [name, m] of [
+        ['weekly + adaptive ticks (DyLDO)', result.adaptive],
+        ['weekly only', result.weeklyOnly],
+      ] as const) {
+        say(
+          `| ${name} | ${m.downloads} | ${m.captured} | ${m.realChanges} | ${percent(m.recall)} | ${percent(m.precision)} |`,
+        );
+      }
+      say('');
+      say(
+        `${result.published} snapshots in ${result.snapshotsDir} (check: npx observatory verify --root ${result.snapshotsDir})`,
+      );
+      const portal = await publishPortal(cli, out, result.snapshotsDir);
+      say(`portal built: ${join(out, 'portal')}`);
+      say(`demo finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      if (!cli.serve) return portal.close();
+      say(`portal served at ${portal.url}  (Ctrl-C to stop)`);
+      await new Promise<void>((done) => {
+        process.once('SIGINT', done);
+        process.once('SIGTERM', done);
+      });
+      await portal.close();
     });
 }

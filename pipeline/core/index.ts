@@ -20,6 +20,7 @@ export { acquirePidLock } from './pid-lock.ts';
 export { payLevelDomain, urlPld } from './pld.ts';
 export type { Progress, ProgressState } from './progress.ts';
 export { createProgress, formatProgress } from './progress.ts';
+export { renderVegaLite } from './svg-chart.ts';
 export type {
   CrawledDocument,
   CrawlSegment,

@@ -1,25 +1,14 @@
-import * as vega from 'vega';
 import type { TopLevelSpec } from 'vega-lite';
-import { compile } from 'vega-lite';
+import { renderVegaLite } from '../core/index.ts';
 import type { Chart, DataTable } from './portal-data.ts';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const WIDTH = 560;
 const HEIGHT = 220;
 
-/** Renders a Vega-Lite spec to SVG at build time (no browser, no JavaScript on the page). */
-async function render(spec: TopLevelSpec): Promise<string> {
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
-  try {
-    const svg = await view.toSVG();
-    // scale with the page: keep the viewBox, drop the fixed size, so phones get a narrower chart
-    return svg.replace(
-      /^<svg([^>]*?) width="[\d.]+" height="[\d.]+"/,
-      '<svg$1 preserveAspectRatio="xMinYMin meet"',
-    );
-  } finally {
-    view.finalize();
-  }
+/** Charts scale with the page (the portal is read on phones too). */
+function render(spec: TopLevelSpec): Promise<string> {
+  return renderVegaLite(spec, { responsive: true });
 }
 
 /** One point of a time series: when, which series, value. */

@@ -1,19 +1,8 @@
-import * as vega from 'vega';
-import type { TopLevelSpec } from 'vega-lite';
-import { compile } from 'vega-lite';
+import { renderVegaLite as render } from '../../core/index.ts';
 import type { Comparison } from './comparison.ts';
 import type { Evaluation } from './evaluate.ts';
 import { monthlyRows } from './report.ts';
 import { precision, recall } from './tally.ts';
-
-async function render(spec: TopLevelSpec): Promise<string> {
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
-  try {
-    return await view.toSVG();
-  } finally {
-    view.finalize();
-  }
-}
 
 /** SVG: recall and precision month by month, one line per strategy. */
 export function monthlyChart(evaluation: Evaluation): Promise<string> {
