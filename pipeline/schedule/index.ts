@@ -1,3 +1,12 @@
+export type { BaselineDomain, BaselineEstimate } from './estimate/baseline.ts';
+export { BASELINE_DEFAULTS, baselineEstimate } from './estimate/baseline.ts';
+export type { BoundingPld, CrawlEstimate, EstimateOptions, PlannedUrl } from './estimate/estimate.ts';
+export { estimateCrawl } from './estimate/estimate.ts';
+export { readHistoryStats } from './estimate/history-stats.ts';
+export type { FetchSample, HistoryStats, PldProfile, Politeness } from './estimate/profile.ts';
+export { DEFAULT_PROFILE, effectiveDelay, emptyHistory, fetchTime } from './estimate/profile.ts';
+export type { SimJob, SimResult, SimSettings } from './estimate/simulate.ts';
+export { simulateCrawl } from './estimate/simulate.ts';
 export { BUCKETS, bucketOf } from './evaluation/buckets.ts';
 export type { BudgetPoint } from './evaluation/budget.ts';
 export { logGrid, matchBudget, scaledStrategy, sweepBudget } from './evaluation/budget.ts';

@@ -1,0 +1,194 @@
+import { join } from 'node:path';
+import { CRAWL_DEFAULTS } from '../../core/index.ts';
+import { POLICY_NAMES, type PolicyName } from '../../crawl/index.ts';
+import { listSnapshots, openDuckDb, parquetFileName, readManifest, sqlString } from '../../snapshot/index.ts';
+import { calibrateCpu, type PastCrawl } from './calibrate.ts';
+import type { FetchSample, HistoryStats, PldProfile } from './profile.ts';
+import { emptyHistory } from './profile.ts';
+
+/** Error codes after which the fetcher tried again (pipeline/web/fetch-document.ts). */
+const RETRIED = new Set(['http_5xx', 'http_429', 'reset', 'timeout']);
+/** Error codes that end a fetch before the document's own request is sent. */
+const NOT_SENT = new Set(['robots', 'robots_unavailable', 'dns', 'blocked_address', 'tls', 'bad_url']);
+
+/** The politeness a past crawl ran with, from its manifest (defaults when it did not record them). */
+interface PastConfig {
+  readonly delayMs: number;
+  readonly crawlDelayCapMs: number;
+  readonly maxAttempts: number;
+  readonly concurrency: number;
+  readonly policy: PolicyName;
+}
+
+/** Recent crawls replayed to learn the per-document processing time (calibrate.ts). */
+const CALIBRATION_CRAWLS = 4;
+
+interface Row {
+  readonly url: string;
+  readonly host: string;
+  readonly fetchedAt: number;
+  readonly durationMs: number;
+  readonly redirects: number;
+  readonly error: string | null;
+  readonly retryAfter: string | null;
+}
+
+function pastConfig(config: unknown): PastConfig {
+  const c = (config ?? {}) as Partial<PastConfig>;
+  const policy = POLICY_NAMES.includes(c.policy as PolicyName) ? (c.policy as PolicyName) : 'longest-first';
+  const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+  return {
+    delayMs: num(c.delayMs, CRAWL_DEFAULTS.delayMs),
+    crawlDelayCapMs: num(c.crawlDelayCapMs, CRAWL_DEFAULTS.crawlDelayCapMs),
+    maxAttempts: num(c.maxAttempts, CRAWL_DEFAULTS.maxAttempts),
+    concurrency: num(c.concurrency, CRAWL_DEFAULTS.concurrency),
+    policy,
+  };
+}
+
+function retryAfterMs(value: string | null): number | null {
+  if (value === null) return null;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
+}
+
+/**
+ * A Crawl-delay shows as a PLD whose consecutive fetches are never closer than well above our
+ * delay, and evenly spaced: the crawler serves a PLD with a long delay as soon as it is ready, while
+ * a PLD that merely waited for a free slot shows gaps of every length. Undefined: too few gaps to tell.
+ */
+function crawlDelayOf(rows: readonly Row[], delayMs: number): number | null | undefined {
+  const gaps: number[] = [];
+  for (let i = 1; i < rows.length; i++) {
+    const a = rows[i - 1];
+    if (a.error !== null && NOT_SENT.has(a.error)) continue;
+    gaps.push(rows[i].fetchedAt - (a.fetchedAt + a.durationMs));
+  }
+  if (gaps.length < 3) return undefined;
+  gaps.sort((x, y) => x - y);
+  const min = gaps[0];
+  const median = gaps[Math.floor(gaps.length / 2)];
+  return min > 1.5 * delayMs + 100 && min >= 0.8 * median ? min : null;
+}
+
+/**
+ * One document's fetch with the waits of its crawl taken out: the gate's delay before every
+ * request after the first (robots.txt of a host's first document included) and the penalty before
+ * a retry. What is left, spread over the requests, is time on the wire.
+ */
+function sampleOf(row: Row, robotsFirst: boolean, delayMs: number, past: PastConfig): FetchSample {
+  const notSent = row.error !== null && NOT_SENT.has(row.error);
+  const retries = !notSent && row.error !== null && RETRIED.has(row.error) ? past.maxAttempts - 1 : 0;
+  const requests = notSent ? 0 : 1 + row.redirects + retries;
+  const retryAfter = retryAfterMs(row.retryAfter);
+  if (requests === 0) return { requests, retries, retryAfterMs: null, requestMs: row.durationMs };
+  const sent = requests + (robotsFirst ? 1 : 0);
+  const penalty = Math.max(delayMs, Math.min(retryAfter ?? 2 * delayMs, past.crawlDelayCapMs));
+  const waits = (sent - 1 - retries) * delayMs + retries * penalty;
+  return {
+    requests,
+    retries,
+    retryAfterMs: retryAfter,
+    requestMs: Math.max(1, (row.durationMs - waits) / sent),
+  };
+}
+
+/** Reads documents.parquet of one snapshot, ordered by PLD and start. */
+async function readRows(folder: string): Promise<Map<string, Row[]>> {
+  const session = await openDuckDb();
+  try {
+    const file = sqlString(join(folder, parquetFileName('documents')));
+    const reader = await session.connection.runAndReadAll(
+      `SELECT pld, url, epoch_ms(fetched_at), duration_ms, coalesce(redirects, 0), error, headers['retry-after']
+       FROM read_parquet(${file}) ORDER BY pld, fetched_at, url`,
+    );
+    const byPld = new Map<string, Row[]>();
+    for (const [pld, url, at, duration, redirects, error, retryAfter] of reader.getRows()) {
+      let rows = byPld.get(pld as string);
+      if (!rows) byPld.set(pld as string, (rows = []));
+      rows.push({
+        url: url as string,
+        host: URL.parse(url as string)?.host ?? '',
+        fetchedAt: Number(at),
+        durationMs: Number(duration),
+        redirects: Number(redirects),
+        error: error as string | null,
+        retryAfter: retryAfter as string | null,
+      });
+    }
+    return byPld;
+  } finally {
+    session.close();
+  }
+}
+
+/**
+ * Per-PLD service-time, redirect, retry and Crawl-delay statistics from the most recent
+ * `maxSnapshots` published snapshots under `root` (all kinds). No snapshots: emptyHistory().
+ */
+export async function readHistoryStats(root: string, maxSnapshots = 8): Promise<HistoryStats> {
+  const entries = (await listSnapshots(root)).slice(-maxSnapshots);
+  if (entries.length === 0) return emptyHistory();
+  const samples = new Map<string, FetchSample[]>();
+  const crawlDelays = new Map<string, number | null>();
+  const byUrl = new Map<string, FetchSample>();
+  const durations = new Map<string, number>();
+  const calibration: PastCrawl[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const folder = join(root, entry.name);
+    const past = pastConfig((await readManifest(folder)).config);
+    const crawl: PastCrawl['plds'][number][] = [];
+    for (const [pld, rows] of await readRows(folder)) {
+      // a Crawl-delay must show in every crawl that can tell: one crawl with short gaps disproves it
+      const crawlDelay = crawlDelayOf(rows, past.delayMs);
+      if (crawlDelay !== undefined) {
+        const before = crawlDelays.get(pld);
+        crawlDelays.set(
+          pld,
+          crawlDelay === null || before === null ? null : Math.min(before ?? crawlDelay, crawlDelay),
+        );
+      }
+      const delayMs = Math.max(past.delayMs, crawlDelay ?? 0);
+      const seenHosts = new Set<string>();
+      let list = samples.get(pld);
+      if (!list) samples.set(pld, (list = []));
+      const mine: FetchSample[] = [];
+      const firsts: boolean[] = [];
+      for (const row of rows) {
+        const robotsFirst = !seenHosts.has(row.host);
+        seenHosts.add(row.host);
+        const sample = sampleOf(row, robotsFirst, delayMs, past);
+        mine.push(sample);
+        firsts.push(robotsFirst);
+        list.push(sample);
+        byUrl.set(row.url, sample);
+        durations.set(pld, (durations.get(pld) ?? 0) + row.durationMs);
+      }
+      crawl.push({ pld, delayMs, samples: mine, robotsFirst: firsts });
+    }
+    if (index >= entries.length - CALIBRATION_CRAWLS) {
+      calibration.push({
+        concurrency: past.concurrency,
+        policy: past.policy,
+        crawlDelayCapMs: past.crawlDelayCapMs,
+        durationMs: Date.parse(entry.endedAt) - Date.parse(entry.startedAt),
+        plds: crawl,
+      });
+    }
+  }
+  const plds = new Map<string, PldProfile>();
+  for (const [pld, list] of samples) {
+    plds.set(pld, {
+      pld,
+      samples: list,
+      crawlDelayMs: crawlDelays.get(pld) ?? null,
+      meanDurationMs: (durations.get(pld) ?? 0) / list.length,
+    });
+  }
+  return {
+    plds,
+    urls: byUrl,
+    cpuMs: calibrateCpu(calibration),
+    snapshots: entries.map((e) => e.name),
+  };
+}
