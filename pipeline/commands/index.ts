@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { demoCommand } from './demo.ts';
+import { estimateCommand } from './estimate.ts';
 import { evaluateCommand } from './evaluate.ts';
 import { expandCommand } from './expand.ts';
+import { planCommand } from './plan.ts';
 import { portalCommand } from './portal.ts';
 import { simwebCommand } from './simweb.ts';
 import { snapshotCommand } from './snapshot.ts';
@@ -14,6 +16,8 @@ export const commands: Array<() => Command> = [
   expandCommand,
   snapshotCommand,
   tickCommand,
+  estimateCommand,
+  planCommand,
   evaluateCommand,
   verifyCommand,
   statsCommand,

@@ -30,6 +30,10 @@ export function tickCommand(): Command {
         say(
           `published ${outcome.snapshot.folder}: ${outcome.due} due documents${outcome.resumed ? ' (resumed)' : ''}`,
         );
+        if (outcome.postponed.length > 0)
+          say(
+            `postponed ${outcome.postponed.length} due documents to the next slot (they would not fit in this one)`,
+          );
         break;
       case 'stopped':
         process.stderr.write(`tick ${outcome.name} stopped; the next tick resumes it\n`);

@@ -1,5 +1,12 @@
 import { ObservatoryError } from '../core/index.ts';
-import { dueUrls, nextSchedule, SLOT_MS, weekPosition } from '../schedule/index.ts';
+import {
+  dueUrls,
+  nextSchedule,
+  planSlot,
+  readHistoryStats,
+  SLOT_MS,
+  weekPosition,
+} from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
 import { listSnapshots, snapshotName } from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
@@ -13,6 +20,8 @@ export type TickOutcome =
       readonly due: number;
       readonly missed: readonly number[];
       readonly resumed: boolean;
+      /** Due documents left for the next slot because the estimate said they would not fit in this one. */
+      readonly postponed: readonly string[];
     }
   | { readonly status: 'stopped'; readonly name: string }
   | { readonly status: 'busy'; readonly reason: string }
@@ -68,7 +77,14 @@ async function tickUnlocked(ctx: ObserveContext): Promise<TickOutcome> {
   if (unfinished) {
     const snapshot = await crawlDue(unfinished, ctx);
     if (!snapshot) return { status: 'stopped', name: unfinished.name };
-    return { status: 'published', snapshot, due: unfinished.seeds.length, missed: [], resumed: true };
+    return {
+      status: 'published',
+      snapshot,
+      due: unfinished.seeds.length,
+      missed: [],
+      resumed: true,
+      postponed: [],
+    };
   }
   const snapshots = await listSnapshots(ctx.root);
   const weekly = snapshots.filter((s) => s.kind === 'weekly').at(-1);
@@ -88,8 +104,19 @@ async function tickUnlocked(ctx: ObserveContext): Promise<TickOutcome> {
     if (!published.has(snapshotName('interval', start)) && dueUrls(schedule, start).length > 0)
       missed.push(slot);
   }
-  const due = dueUrls(schedule, position.slotStart);
-  if (due.length === 0) return { status: 'nothing-due', slot: position.slot, missed };
+  if (dueUrls(schedule, position.slotStart).length === 0)
+    return { status: 'nothing-due', slot: position.slot, missed };
+  // crawls must not overlap: take what the estimator says fits before the next slot starts
+  const plan = planSlot({
+    schedule,
+    slotStart: position.slotStart,
+    budgetMs: position.slotStart + SLOT_MS - ctx.clock.now(),
+    stats: await readHistoryStats(ctx.root),
+    config: ctx.config,
+    policy: ctx.policy,
+  });
+  const due = plan.fit.map((e) => e.url);
+  const postponed = plan.postponed.map((e) => e.url);
   const run: RunState = {
     kind: 'interval',
     name,
@@ -101,5 +128,5 @@ async function tickUnlocked(ctx: ObserveContext): Promise<TickOutcome> {
   await saveRunState(ctx.root, run);
   const snapshot = await crawlDue(run, ctx);
   if (!snapshot) return { status: 'stopped', name };
-  return { status: 'published', snapshot, due: due.length, missed, resumed: false };
+  return { status: 'published', snapshot, due: due.length, missed, resumed: false, postponed };
 }

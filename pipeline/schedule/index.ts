@@ -3,6 +3,8 @@ export { BASELINE_DEFAULTS, baselineEstimate } from './estimate/baseline.ts';
 export type { BoundingPld, CrawlEstimate, EstimateOptions, PlannedUrl } from './estimate/estimate.ts';
 export { estimateCrawl } from './estimate/estimate.ts';
 export { readHistoryStats } from './estimate/history-stats.ts';
+export type { LevelFit, SlotPlan, SlotPlanOptions } from './estimate/plan.ts';
+export { byUrgency, planSlot } from './estimate/plan.ts';
 export type { FetchSample, HistoryStats, PldProfile, Politeness } from './estimate/profile.ts';
 export { DEFAULT_PROFILE, effectiveDelay, emptyHistory, fetchTime } from './estimate/profile.ts';
 export type { SimJob, SimResult, SimSettings } from './estimate/simulate.ts';

@@ -25,7 +25,7 @@ const BASE: Partial<CrawlConfig> = {
   concurrency: 16,
   delayMs: 100,
   crawlDelayCapMs: 1000,
-  timeoutMs: 3000,
+  timeoutMs: 6000,
 };
 
 interface Recipe {

@@ -62,9 +62,6 @@ export function crawlCpuMs(crawl: PastCrawl): number | null {
 
 /** The median processing time per document over the crawls that can tell (0 when none can). */
 export function calibrateCpu(crawls: readonly PastCrawl[]): number {
-  if (process.env.DBG)
-    for (const c of crawls)
-      console.error(c.concurrency, c.durationMs, replay(c, 0), replay(c, 20), replay(c, 100), crawlCpuMs(c));
   const fitted = crawls
     .map(crawlCpuMs)
     .filter((x): x is number => x !== null)
