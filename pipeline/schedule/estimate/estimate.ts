@@ -68,8 +68,8 @@ function groupByPld(urls: readonly (string | PlannedUrl)[], stats: HistoryStats)
   for (const u of urls) {
     const planned = typeof u === 'string' ? { url: u, round: 0 } : u;
     const pld = urlPld(planned.url) ?? planned.url;
-    let g = groups.get(pld);
-    if (!g) groups.set(pld, (g = { pld, profile: stats.plds.get(pld), urls: [] }));
+    const g = groups.get(pld) ?? { pld, profile: stats.plds.get(pld), urls: [] };
+    groups.set(pld, g);
     g.urls.push(planned);
   }
   for (const g of groups.values()) g.urls.sort((a, b) => a.round - b.round);

@@ -104,8 +104,8 @@ async function readRows(folder: string): Promise<Map<string, Row[]>> {
     );
     const byPld = new Map<string, Row[]>();
     for (const [pld, url, at, duration, redirects, error, retryAfter] of reader.getRows()) {
-      let rows = byPld.get(pld as string);
-      if (!rows) byPld.set(pld as string, (rows = []));
+      const rows = byPld.get(pld as string) ?? [];
+      byPld.set(pld as string, rows);
       rows.push({
         url: url as string,
         host: URL.parse(url as string)?.host ?? '',
@@ -150,8 +150,8 @@ export async function readHistoryStats(root: string, maxSnapshots = 8): Promise<
       }
       const delayMs = Math.max(past.delayMs, crawlDelay ?? 0);
       const seenHosts = new Set<string>();
-      let list = samples.get(pld);
-      if (!list) samples.set(pld, (list = []));
+      const list = samples.get(pld) ?? [];
+      samples.set(pld, list);
       const mine: FetchSample[] = [];
       const firsts: boolean[] = [];
       for (const row of rows) {
