@@ -10,15 +10,20 @@ export interface Target {
   readonly port: number;
 }
 
-async function addressesOf(host: string): Promise<string[]> {
+/** Every address of a host name, as DNS gives them; injectable so tests can play a rebinding resolver. */
+export type LookupAll = (host: string) => Promise<string[]>;
+
+const systemLookup: LookupAll = async (host) =>
+  (await lookup(host, { all: true, order: 'verbatim' })).map((a) => a.address);
+
+async function addressesOf(host: string, lookupAll: LookupAll): Promise<string[]> {
   if (isIP(host)) return [host];
   // RFC 6761 section 6.4: `.invalid` names never resolve, so do not ask a resolver about them.
   if (host === 'invalid' || host.endsWith('.invalid')) {
     throw new ObservatoryError('dns', `${host}: reserved name that never resolves (RFC 6761)`);
   }
   try {
-    const found = await lookup(host, { all: true, order: 'verbatim' });
-    return found.map((a) => a.address);
+    return await lookupAll(host);
   } catch (error) {
     throw new ObservatoryError('dns', `${host}: ${(error as Error).message}`, { cause: error });
   }
@@ -29,10 +34,15 @@ async function addressesOf(host: string): Promise<string[]> {
  * gives. Refuses with `blocked_address` if any of them is non-public (unless allowPrivate), and
  * returns the one address to connect to, so that what was checked is what is connected to.
  */
-export async function resolveTarget(config: CrawlConfig, host: string, port: number): Promise<Target> {
+export async function resolveTarget(
+  config: CrawlConfig,
+  host: string,
+  port: number,
+  lookupAll: LookupAll = systemLookup,
+): Promise<Target> {
   const name = host.replace(/^\[|\]$/g, '').toLowerCase();
   const rule = findResolveRule(config.resolve, name);
-  const addresses = await addressesOf(rule ? rule.address : name);
+  const addresses = await addressesOf(rule ? rule.address : name, lookupAll);
   if (addresses.length === 0) throw new ObservatoryError('dns', `${name}: no address`);
   if (!config.allowPrivate) {
     const blocked = addresses.find(isBlockedAddress);
@@ -48,12 +58,15 @@ export async function resolveTarget(config: CrawlConfig, host: string, port: num
  * checked address (no second lookup, so DNS rebinding cannot slip in). Host header and TLS
  * server name stay the original host.
  */
-export function pinnedConnector(config: CrawlConfig): buildConnector.connector {
+export function pinnedConnector(
+  config: CrawlConfig,
+  lookupAll: LookupAll = systemLookup,
+): buildConnector.connector {
   const connect = buildConnector({ timeout: config.timeoutMs });
   return (options: buildConnector.Options, callback: buildConnector.Callback) => {
     const defaultPort = options.protocol === 'https:' ? 443 : 80;
     const port = Number(options.port) || defaultPort;
-    resolveTarget(config, options.hostname, port).then(
+    resolveTarget(config, options.hostname, port, lookupAll).then(
       (target) => {
         const servername = options.servername || (isIP(options.hostname) ? undefined : options.hostname);
         connect({ ...options, hostname: target.address, port: String(target.port), servername }, callback);
