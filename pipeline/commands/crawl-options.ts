@@ -22,6 +22,7 @@ export interface CrawlCliOptions {
   perPld: string;
   concurrency: string;
   timeout: string;
+  crawlDelayCap: string;
   maxBytes: string;
   maxRedirects: string;
   userAgent?: string;
@@ -53,6 +54,11 @@ export function addCrawlOptions(command: Command): Command {
     .option('--per-pld <n>', 'requests in flight at once per pay-level domain', String(CRAWL_DEFAULTS.perPld))
     .option('--concurrency <n>', 'fetches in flight at once', String(CRAWL_DEFAULTS.concurrency))
     .option('--timeout <duration>', 'limit for a whole fetch', `${CRAWL_DEFAULTS.timeoutMs / 1000}s`)
+    .option(
+      '--crawl-delay-cap <duration>',
+      'longest robots.txt Crawl-delay or Retry-After honoured',
+      `${CRAWL_DEFAULTS.crawlDelayCapMs / 1000}s`,
+    )
     .option('--max-bytes <n>', 'limit on decompressed response bytes', String(CRAWL_DEFAULTS.maxBytes))
     .option('--max-redirects <n>', 'redirect hops followed at most', String(CRAWL_DEFAULTS.maxRedirects))
     .option('--user-agent <text>', 'User-Agent header (must contain our product token)')
@@ -93,6 +99,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     perPld: integer('--per-pld', o.perPld),
     concurrency: integer('--concurrency', o.concurrency),
     timeoutMs: parseDuration(o.timeout, '--timeout'),
+    crawlDelayCapMs: parseDuration(o.crawlDelayCap, '--crawl-delay-cap'),
     maxBytes: integer('--max-bytes', o.maxBytes),
     maxRedirects: integer('--max-redirects', o.maxRedirects),
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),
