@@ -17,7 +17,7 @@ export function snapshotCommand(): Command {
     )
     .option('--kernel <file>', 'kernel URI list', 'seeds/kernel.txt')
     .option('--out <dir>', 'snapshots folder', 'snapshots')
-    .option('--adaptive-rounds <n>', 'breadth-first rounds of the adaptive crawl after the kernel', '3');
+    .option('--adaptive-rounds <n>', 'hops of the adaptive crawl out from the kernel', '3');
   return addCrawlOptions(command).action(async (o: SnapshotCliOptions) => {
     const setup = crawlSetup(o);
     const adaptiveRounds = Number(o.adaptiveRounds);

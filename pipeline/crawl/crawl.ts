@@ -167,7 +167,10 @@ class CrawlRun {
    */
   private shouldEndRoundEarly(): boolean {
     const { plan, config, clock } = this.o;
-    if (this.round < 1 || this.round + 1 >= plan.maxRounds || this.budget() <= 0) return false;
+    if (this.round < 1 || this.round + 1 >= plan.maxRounds) return false;
+    // with a budget, which URLs join the next round depends on the candidates known when it starts:
+    // ending a round early would make that depend on timing, so budgeted crawls run each round out
+    if (Number.isFinite(plan.maxDocuments)) return false;
     const active = this.frontier.activePlds();
     if (active.length >= config.concurrency) return false;
     const now = clock.now();

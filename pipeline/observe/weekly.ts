@@ -8,7 +8,7 @@ import { findUnfinishedRun, type RunState, saveRunState, withRunLock } from './r
 export interface WeeklyOptions extends ObserveContext {
   /** The kernel URIs (seeds/kernel.txt). */
   readonly kernel: readonly string[];
-  /** Rounds of the adaptive crawl after the kernel round. */
+  /** Hops of the adaptive crawl out from the kernel (one breadth-first round each). */
   readonly adaptiveRounds: number;
 }
 
@@ -56,9 +56,10 @@ async function weeklyUnlocked(o: WeeklyOptions): Promise<WeeklyOutcome> {
     weekly,
     {
       seeds: weekly.seeds,
-      maxDepth: Number.POSITIVE_INFINITY,
+      // the adaptive crawl goes `adaptiveRounds` hops out from the kernel, within the budget
+      maxDepth: o.adaptiveRounds,
       maxDocuments: 2 * weekly.seeds.length,
-      maxRounds: 1 + o.adaptiveRounds,
+      maxRounds: Number.POSITIVE_INFINITY,
       segmentFor: (depth) => (depth === 0 ? 'kernel' : 'adaptive'),
     },
     (changes) =>

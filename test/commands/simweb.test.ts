@@ -60,14 +60,3 @@ test('observatory simweb rejects bad options with one line and exit 2', () => {
     assert.match(r.stderr, new RegExp(args[0]));
   }
 });
-
-test('observatory demo tours the simulated Web and exits 0', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'demo-'));
-  const r = spawnSync(process.execPath, [cli, 'demo', '--docs', '600', '--plds', '40', '--out', dir], {
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /600 documents, 40 PLDs/);
-  assert.match(r.stdout, /303 -> http:\/\/xmlns\.com\/foaf\/spec\/index\.rdf/);
-  assert.ok((await readFile(join(dir, 'seeds', 'core.txt'), 'utf8')).length > 0);
-});
