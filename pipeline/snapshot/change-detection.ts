@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ObjectKind, Statement } from '../core/index.ts';
 import { diffStatements } from '../rdf/index.ts';
-import { sqlString } from './duckdb-session.ts';
+import { retrievedRdf, sqlString } from './duckdb-session.ts';
 import { parquetFileName } from './schema.ts';
 
 /** Changed documents whose triples are diffed together; bounds the statements held in memory. */
@@ -12,7 +12,6 @@ const DIFF_BATCH = 2000;
  * An observation is comparable when it retrieved RDF: no error, or a parse error (the statements
  * before the error are kept and hashed). Anything else is an availability fact, not content.
  */
-const COMPARABLE = (prefix: string) => `(${prefix}error IS NULL OR ${prefix}error = 'parse')`;
 
 /**
  * Finds each URL's previous observation: its row in the most recent earlier snapshot that has it.
@@ -129,7 +128,7 @@ export async function detectChanges(
   const read = await loadPreviousObservations(connection, earlier);
   await connection.run(`CREATE TABLE stage_changes AS
     SELECT d.url, p.previous_snapshot, p.previous_fetched_at,
-      CASE WHEN p.previous_snapshot IS NULL OR NOT ${COMPARABLE('d.')} OR NOT ${COMPARABLE('p.previous_')} THEN NULL
+      CASE WHEN p.previous_snapshot IS NULL OR NOT ${retrievedRdf('d.error')} OR NOT ${retrievedRdf('p.previous_error')} THEN NULL
         ELSE d.graph_hash IS DISTINCT FROM p.previous_graph_hash END AS changed,
       d.graph_hash, p.previous_graph_hash,
       CASE WHEN p.previous_snapshot IS NULL THEN NULL

@@ -30,3 +30,23 @@ export async function openDuckDb(path = ':memory:'): Promise<DuckDbSession> {
 export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
+
+/** All rows of a query (small results: counts, rankings). */
+export async function queryRows(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
+  return (await connection.runAndReadAll(sql)).getRows();
+}
+
+/** A `SELECT key, count` query as a record (null keys as `none`). */
+export async function countBy(connection: DuckDBConnection, sql: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const [key, count] of await queryRows(connection, sql)) out[String(key ?? 'none')] = Number(count);
+  return out;
+}
+
+/**
+ * SQL: the observation retrieved RDF, i.e. no error or a `parse` error (the statements before it
+ * were kept): the data dictionary's "comparable". `errorColumn` names the error column to test.
+ */
+export function retrievedRdf(errorColumn = 'error'): string {
+  return `(${errorColumn} IS NULL OR ${errorColumn} = 'parse')`;
+}

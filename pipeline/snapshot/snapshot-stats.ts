@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from './duckdb-session.ts';
+import { countBy, queryRows, sqlString } from './duckdb-session.ts';
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 /** How many PLDs, classes and predicates the stats name one by one; the totals count them all. */
@@ -49,18 +49,8 @@ export interface SnapshotStats {
   };
 }
 
-async function rows(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
-  return (await connection.runAndReadAll(sql)).getRows();
-}
-
-async function counts(connection: DuckDBConnection, sql: string): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const [key, count] of await rows(connection, sql)) out[String(key ?? 'none')] = Number(count);
-  return out;
-}
-
 async function ranked(connection: DuckDBConnection, sql: string): Promise<RankedCount[]> {
-  return (await rows(connection, `${sql} ORDER BY 2 DESC, 1 LIMIT ${TOP_N}`)).map(([key, count]) => ({
+  return (await queryRows(connection, `${sql} ORDER BY 2 DESC, 1 LIMIT ${TOP_N}`)).map(([key, count]) => ({
     key: String(key),
     count: Number(count),
   }));
@@ -75,26 +65,26 @@ export async function computeStats(
   const q = `read_parquet(${sqlString(files.quads)})`;
   const r = `read_parquet(${sqlString(files.redirects)})`;
   const c = `read_parquet(${sqlString(files.changes)})`;
-  const [[documents, bytes, redirectedDocuments, pldTotal]] = await rows(
+  const [[documents, bytes, redirectedDocuments, pldTotal]] = await queryRows(
     connection,
     `SELECT count(*), coalesce(sum(bytes), 0), count(*) FILTER (redirects > 0), count(DISTINCT pld) FROM ${d}`,
   );
-  const [[statements, subjects, predicates, literals]] = await rows(
+  const [[statements, subjects, predicates, literals]] = await queryRows(
     connection,
     `SELECT count(*), count(DISTINCT subject), count(DISTINCT predicate), count(*) FILTER (object_kind = 'literal')
       FROM ${q}`,
   );
-  const [[classes]] = await rows(
+  const [[classes]] = await queryRows(
     connection,
     `SELECT count(DISTINCT object) FROM ${q} WHERE predicate = '${RDF_TYPE}' AND object_kind = 'iri'`,
   );
-  const [[blanks]] = await rows(
+  const [[blanks]] = await queryRows(
     connection,
     `SELECT count(DISTINCT term) FROM (SELECT subject AS term FROM ${q} WHERE starts_with(subject, '_:')
       UNION ALL SELECT object FROM ${q} WHERE object_kind = 'bnode')`,
   );
-  const [[hops]] = await rows(connection, `SELECT count(*) FROM ${r}`);
-  const [[changed, unchanged, fresh, notComparable, availability, added, removed]] = await rows(
+  const [[hops]] = await queryRows(connection, `SELECT count(*) FROM ${r}`);
+  const [[changed, unchanged, fresh, notComparable, availability, added, removed]] = await queryRows(
     connection,
     `SELECT count(*) FILTER (changed), count(*) FILTER (NOT changed), count(*) FILTER (previous_snapshot IS NULL),
       count(*) FILTER (previous_snapshot IS NOT NULL AND changed IS NULL), count(*) FILTER (availability_changed),
@@ -111,10 +101,10 @@ export async function computeStats(
     distinctBlankNodes: Number(blanks),
     redirectHops: Number(hops),
     redirectedDocuments: Number(redirectedDocuments),
-    byStatus: await counts(connection, `SELECT status, count(*) FROM ${d} GROUP BY ALL ORDER BY 1`),
-    byError: await counts(connection, `SELECT error, count(*) FROM ${d} GROUP BY ALL ORDER BY 1`),
-    byFormat: await counts(connection, `SELECT format, count(*) FROM ${d} GROUP BY ALL ORDER BY 1`),
-    bySegment: await counts(connection, `SELECT segment, count(*) FROM ${d} GROUP BY ALL ORDER BY 1`),
+    byStatus: await countBy(connection, `SELECT status, count(*) FROM ${d} GROUP BY ALL ORDER BY 1`),
+    byError: await countBy(connection, `SELECT error, count(*) FROM ${d} GROUP BY ALL ORDER BY 1`),
+    byFormat: await countBy(connection, `SELECT format, count(*) FROM ${d} GROUP BY ALL ORDER BY 1`),
+    bySegment: await countBy(connection, `SELECT segment, count(*) FROM ${d} GROUP BY ALL ORDER BY 1`),
     plds: {
       total: Number(pldTotal),
       top: await ranked(connection, `SELECT pld, count(*) FROM ${d} GROUP BY 1`),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CRAWL_DEFAULTS, ObservatoryError, SOFTWARE_VERSION } from '../core/index.ts';
-import { openDuckDb } from '../snapshot/duckdb-session.ts';
+import { openDuckDb } from '../snapshot/index.ts';
 import { type CatalogueEntry, listSnapshots, readManifest } from '../snapshot/index.ts';
 import { readDictionary } from './data-dictionary.ts';
 import { DATA_LICENCE, DATASET_TITLE, datasetQuads, toJsonLd, toTurtle } from './dataset-description.ts';

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from '../snapshot/duckdb-session.ts';
+import { sqlString } from '../snapshot/index.ts';
 import type { ExampleQuery } from './portal-data.ts';
 
 /** docs/queries: the example queries researchers copy; the portal shows and runs these very files. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from '../snapshot/duckdb-session.ts';
+import { sqlString } from '../snapshot/index.ts';
 import { runExampleQuery } from './doc-queries.ts';
 import type { DataTable } from './portal-data.ts';
 

@@ -1,8 +1,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from '../snapshot/duckdb-session.ts';
-import { parquetFileName, type TableName } from '../snapshot/index.ts';
+import {
+  countBy,
+  parquetFileName,
+  queryRows,
+  retrievedRdf,
+  sqlString,
+  type TableName,
+} from '../snapshot/index.ts';
 import type { SnapshotDigest } from './portal-data.ts';
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
@@ -11,46 +17,31 @@ const DIGEST_VERSION = 1;
 const EXAMPLES = 10;
 const CLASSES = 50;
 
-/** SQL: the observation retrieved RDF (the data dictionary's "comparable"); `column` is its error column. */
-export function retrievedRdf(column = 'error'): string {
-  return `(${column} IS NULL OR ${column} = 'parse')`;
-}
-
-async function rows(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
-  return (await connection.runAndReadAll(sql)).getRows();
-}
-
-async function counts(connection: DuckDBConnection, sql: string): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const [key, count] of await rows(connection, sql)) out[String(key ?? 'none')] = Number(count);
-  return out;
-}
-
 /** Queries one snapshot's files for what its manifest stats do not hold. */
 async function queryDigest(connection: DuckDBConnection, folder: string): Promise<SnapshotDigest> {
   const t = (table: TableName) => `read_parquet(${sqlString(join(folder, parquetFileName(table)))})`;
-  const [[available]] = await rows(
+  const [[available]] = await queryRows(
     connection,
     `SELECT count(*) FILTER (${retrievedRdf()}) FROM ${t('documents')}`,
   );
-  const degree = await rows(
+  const degree = await queryRows(
     connection,
     `SELECT CASE WHEN n <= 1 THEN '1' WHEN n <= 5 THEN '2-5' WHEN n <= 20 THEN '6-20'
        WHEN n <= 100 THEN '21-100' ELSE 'over 100' END AS bucket, count(*), min(n)
      FROM (SELECT coalesce(added, 0) + coalesce(removed, 0) AS n FROM ${t('changes')} WHERE changed)
      GROUP BY 1 ORDER BY 3`,
   );
-  const chains = await rows(
+  const chains = await queryRows(
     connection,
     `SELECT url, count(*), string_agg("to", ' -> ' ORDER BY hop) FROM ${t('redirects')}
      GROUP BY url ORDER BY 2 DESC, url LIMIT ${EXAMPLES}`,
   );
-  const errors = await rows(
+  const errors = await queryRows(
     connection,
     `SELECT error, arg_min(url, url), arg_min(coalesce(error_message, ''), url) FROM ${t('documents')}
      WHERE error IS NOT NULL GROUP BY error ORDER BY error`,
   );
-  const plds = await rows(
+  const plds = await queryRows(
     connection,
     `SELECT d.pld, count(*), coalesce(sum(d.statements), 0), count(*) FILTER (${retrievedRdf('d.error')}),
        count(c.changed), count(*) FILTER (c.changed)
@@ -58,7 +49,7 @@ async function queryDigest(connection: DuckDBConnection, folder: string): Promis
      GROUP BY d.pld ORDER BY 2 DESC, 1`,
   );
   // classes a document declares for itself: read from quads once per snapshot, then cached
-  const classes = await rows(
+  const classes = await queryRows(
     connection,
     `WITH typed AS (SELECT DISTINCT graph, object AS class FROM ${t('quads')}
        WHERE predicate = '${RDF_TYPE}' AND object_kind = 'iri' AND subject = graph)
@@ -68,9 +59,9 @@ async function queryDigest(connection: DuckDBConnection, folder: string): Promis
   );
   return {
     available: Number(available),
-    levels: await counts(connection, `SELECT level, count(*) FROM ${t('schedule')} GROUP BY 1 ORDER BY 1`),
+    levels: await countBy(connection, `SELECT level, count(*) FROM ${t('schedule')} GROUP BY 1 ORDER BY 1`),
     changeDegree: degree.map(([key, count]) => ({ key: String(key), count: Number(count) })),
-    redirectStatuses: await counts(
+    redirectStatuses: await countBy(
       connection,
       `SELECT status, count(*) FROM ${t('redirects')} GROUP BY 1 ORDER BY 1`,
     ),
