@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { clockStartingAt, crawlConfig, parseResolveRule, silentLogger } from '../../pipeline/core/index.ts';
 import { latestSchedule, runTick, runWeeklySnapshot } from '../../pipeline/observe/index.ts';
-import { SLOT_MS, WEEK } from '../../pipeline/schedule/index.ts';
+import { dueUrls, SLOT_MS, WEEK } from '../../pipeline/schedule/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import { listSnapshots } from '../../pipeline/snapshot/index.ts';
 
@@ -126,4 +126,28 @@ test('the catalogue lists every published snapshot once, weekly and interval', a
 test('a second weekly snapshot on the same day is not taken twice', async () => {
   const outcome = await weekly(W0 + 2 * WEEK + 3_600_000);
   assert.deepEqual(outcome, { status: 'exists', name: new Date(W0 + 2 * WEEK).toISOString().slice(0, 10) });
+});
+
+test('a tick started late in its slot crawls what fits and the next slot takes the postponed first', async () => {
+  const w4 = W0 + 3 * WEEK;
+  assert.equal((await weekly(w4)).status, 'published');
+  const schedule = await latestSchedule(root);
+  let slot = 1;
+  while (slot < 15 && dueUrls(schedule, w4 + slot * SLOT_MS).length < 2) slot++;
+  const due = dueUrls(schedule, w4 + slot * SLOT_MS);
+  assert.ok(due.length >= 2, `a slot of week 4 with several documents due (slot ${slot}: ${due.length})`);
+  // a millisecond before the next slot starts: nothing fits, and the most urgent one goes anyway
+  const late = await tick(w4 + (slot + 1) * SLOT_MS - 1);
+  assert.equal(late.status, 'published');
+  if (late.status !== 'published') return;
+  assert.equal(late.due, 1);
+  assert.equal(late.postponed.length, due.length - 1);
+  const next = await tick(w4 + (slot + 1) * SLOT_MS + 60_000);
+  assert.equal(next.status, 'published');
+  if (next.status !== 'published') return;
+  const crawled = await rows(
+    `SELECT url FROM read_parquet('${join(next.snapshot.folder, 'documents.parquet')}')`,
+  );
+  const urls = new Set(crawled.map((r) => r[0]));
+  for (const url of late.postponed) assert.ok(urls.has(url), `${url} crawled in the next slot`);
 });
