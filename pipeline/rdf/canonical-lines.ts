@@ -15,8 +15,14 @@ import { XSD_STRING } from './rdf-terms.ts';
  */
 export type CanonicalMethod = 'exact' | 'rdfc1' | 'fallback';
 
-/** Bounds on RDFC-1.0 work per document: O(n) deep iterations, and wall-clock time. */
-const MAX_WORK_FACTOR = 2;
+/**
+ * Bounds on RDFC-1.0 work per document: at most n² deep iterations for n blank nodes, never more
+ * than DEEP_ITERATION_CAP, and wall-clock time. The cap is what bounds a chain of blank nodes
+ * (nested lists or `[ ]`): there every step has one related node, rdf-canonize never reaches its
+ * abort-signal check (made every third permutation), and each of the n² iterations copies an
+ * issuer of size n, so 1,000 nested lists ran for minutes past the time limit.
+ */
+const DEEP_ITERATION_CAP = 1_000;
 const CANONIZE_TIMEOUT_MS = 5_000;
 
 /** A graph as sorted, deduplicated N-Triples lines with canonical blank-node labels. */
@@ -44,6 +50,15 @@ function rdfjsTerm(term: string, kind: 'iri' | 'bnode') {
     : { termType: 'NamedNode', value: term };
 }
 
+function blankNodeCount(statements: readonly Statement[]): number {
+  const blanks = new Set<string>();
+  for (const s of statements) {
+    if (isBlank(s.subject)) blanks.add(s.subject);
+    if (s.objectKind === 'bnode') blanks.add(s.object);
+  }
+  return blanks.size;
+}
+
 async function rdfcLabels(statements: readonly Statement[]): Promise<Map<string, string> | null> {
   const dataset = statements.map((s) => ({
     subject: rdfjsTerm(s.subject, isBlank(s.subject) ? 'bnode' : 'iri'),
@@ -63,7 +78,7 @@ async function rdfcLabels(statements: readonly Statement[]): Promise<Map<string,
   try {
     await rdfCanonize.canonize(dataset, {
       algorithm: 'RDFC-1.0',
-      maxWorkFactor: MAX_WORK_FACTOR,
+      maxDeepIterations: Math.min(blankNodeCount(statements) ** 2, DEEP_ITERATION_CAP),
       signal: AbortSignal.timeout(CANONIZE_TIMEOUT_MS),
       canonicalIdMap,
     });

@@ -1,4 +1,5 @@
 import { RdfaParser } from 'rdfa-streaming-parser';
+import { MAX_HTML_DEPTH, markupDepth } from './markup-depth.ts';
 import { driveStreamParser } from './stream-parser.ts';
 import type { SyntaxInput } from './syntax-parser.ts';
 
@@ -13,5 +14,8 @@ export function parseRdfa({ text, baseIri, builder, mediaType }: SyntaxInput): P
       : /^\s*<\?xml|xmlns="http:\/\/www\.w3\.org\/1999\/xhtml"/.test(text.slice(0, 2048))
         ? 'application/xhtml+xml'
         : 'text/html';
+  if (markupDepth(text, contentType === 'text/html', MAX_HTML_DEPTH) > MAX_HTML_DEPTH) {
+    return Promise.resolve(`markup nested deeper than ${MAX_HTML_DEPTH} levels`);
+  }
   return driveStreamParser(new RdfaParser({ baseIRI: baseIri, contentType }), text, builder);
 }
