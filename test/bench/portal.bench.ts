@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { buildPortal } from '../../pipeline/stats/index.ts';
 import { buildSeries } from '../portal/series.ts';
 
-const WEEKS = Number(process.env.BENCH_PORTAL_WEEKS ?? 16);
+const WEEKS = Number(process.env.BENCH_PORTAL_WEEKS ?? 52);
 
 export default async function (): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'bench-portal-'));

@@ -9,7 +9,7 @@ const SLOT = 10.5 * 3_600_000;
 
 /**
  * A small real series in `root`: weekly snapshots of the simulated Web (its core seeds as the
- * kernel, plus two hostile documents) and interval ticks in between, crawled by the real pipeline
+ * kernel, plus two hostile documents) and a tick in every slot of every week, crawled by the real pipeline
  * on a virtual clock. Weeks `from`..`weeks - 1` are crawled, so a series can be extended.
  */
 export async function buildSeries(root: string, weeks: number, from = 0): Promise<void> {
@@ -41,9 +41,11 @@ export async function buildSeries(root: string, weeks: number, from = 0): Promis
         kernel: [...sim.coreSeeds, ...HOSTILE_URLS],
         adaptiveRounds: 1,
       });
-      // a tick publishes only when documents are due (their level rose); either way it must not fail
-      sim.setClock(at + 2 * SLOT + 60_000);
-      await runTick(context(at + 2 * SLOT + 60_000));
+      // every slot of the week ticks; a tick publishes only when documents are due (their level rose)
+      for (let slot = 1; slot < 16; slot++) {
+        sim.setClock(at + slot * SLOT + 60_000);
+        await runTick(context(at + slot * SLOT + 60_000));
+      }
     }
   } finally {
     await sim.close();
