@@ -11,6 +11,21 @@ export function ioError(doing: string, path: string, error: unknown): Observator
   return new ObservatoryError('io', `cannot ${doing} ${path}: ${detail}`, { cause: error });
 }
 
+const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG']);
+const STORAGE_MESSAGES =
+  /No space left on device|Disk quota exceeded|Read-only file system|Input\/output error|File too large/;
+
+/**
+ * True when an error says the disk failed us (full, quota, read-only, I/O), whether it comes from
+ * Node's fs (a code) or from DuckDB (only a message): those are `io`, not bugs.
+ */
+export function isStorageFailure(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return (
+    (typeof e?.code === 'string' && STORAGE_CODES.has(e.code)) || STORAGE_MESSAGES.test(String(e?.message))
+  );
+}
+
 /** Flushes a file or a directory entry list to disk, so that a rename after it publishes complete data. */
 export async function fsyncPath(path: string): Promise<void> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;

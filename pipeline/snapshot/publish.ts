@@ -11,7 +11,7 @@ import {
 import { addToCatalogue, type CatalogueEntry, listSnapshots } from './catalogue.ts';
 import { detectChanges } from './change-detection.ts';
 import { openDuckDb } from './duckdb-session.ts';
-import { fsyncPath, hashFile, ioError } from './durable-fs.ts';
+import { fsyncPath, hashFile, ioError, isStorageFailure } from './durable-fs.ts';
 import { formatChecksums, type ManifestFile, readManifest, type SnapshotManifest } from './manifest.ts';
 import { exportNquads } from './nquads-export.ts';
 import { exportTable } from './parquet-export.ts';
@@ -235,7 +235,9 @@ export async function publishSnapshot(options: PublishOptions): Promise<Publishe
   try {
     await cleanUp();
     await mkdir(work);
-    const built = await buildFolder(options, work, database, root);
+    const built = await buildFolder(options, work, database, root).catch((error: unknown) => {
+      throw isStorageFailure(error) ? ioError('write the snapshot into', work, error) : error;
+    });
     if ('fingerprint' in built) {
       const manifest = await readManifest(folder);
       if (manifest.inputFingerprint !== built.fingerprint) {
