@@ -92,7 +92,7 @@ test('the connector refuses a rebound name before connecting, and allowPrivate l
   } finally {
     await agent.close();
   }
-  assert.deepEqual(server.seen, [], 'nothing reached the server');
+  assert.equal(server.seen.length, 0, 'nothing reached the server');
 
   const open = rebinding(['127.0.0.1']);
   const allowed = new Agent({ connect: pinnedConnector({ ...guarded, allowPrivate: true }, open.lookup) });
