@@ -301,6 +301,11 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   try {
     const run = new CrawlRun(options, journal);
     if (run.replay()) return run.result(true);
+    // a resumed crawl may follow a killed one at once: the killed process's last requests started
+    // before now, so waiting one delay keeps every PLD's gap at the server (a Crawl-delay longer
+    // than the delay is known again once the new process has read that host's robots.txt)
+    if (journal.replay.length > 0)
+      await options.clock.sleep(options.config.delayMs, options.signal).catch(() => {});
     return run.result(await run.run());
   } finally {
     journal.close();

@@ -7,7 +7,7 @@ import { startsByPld } from '../crawl/sim-crawl.ts';
 /** What the server saw of a crawler's manners: every rule broken, as readable lines. */
 export interface ServerAudit {
   readonly requests: number;
-  /** Consecutive request starts of one PLD closer than its delay (Crawl-delay, capped, included). */
+  /** Consecutive request starts of one PLD closer than the delay, or of one host closer than its Crawl-delay. */
   readonly delayViolations: string[];
   /** Requests for a path robots.txt forbids our product token (robots.txt itself excepted). */
   readonly robotsViolations: string[];
@@ -25,7 +25,10 @@ function faultKind(status: number | null): string | null {
 
 /**
  * Audits a request log against the politeness invariant and robots.txt, measured at the server:
- * the delay of a PLD is `delayMs`, or the capped Crawl-delay where one of its hosts sets one.
+ * two requests to one PLD start at least `delayMs` apart, and two requests to a host whose
+ * robots.txt sets a Crawl-delay start at least that (capped) apart. A Crawl-delay speaks for its
+ * own host (robots.txt is per host); the crawler applies it to the whole PLD, which is stricter.
+ * The log may span several crawler processes (kills and restarts): the rules hold across them too.
  */
 export function auditRequests(
   web: GeneratedWeb,
@@ -35,20 +38,25 @@ export function auditRequests(
 ): ServerAudit {
   const crawlDelay = Math.max(delayMs, Math.min(ROBOTS_CRAWL_DELAY_S * 1000, crawlDelayCapMs));
   const delayViolations: string[] = [];
-  for (const [pld, list] of startsByPld(log)) {
-    const slow = list.some((e) => robotsVariantOf(web, e.host) === 'crawl-delay');
-    // a Crawl-delay applies once the robots.txt that sets it has been read: judge gaps after that
-    let armed = !slow;
+  const check = (key: string, list: readonly RequestLogEntry[], minimum: number) => {
     for (let i = 1; i < list.length; i++) {
       const gap = list[i].startedAt - list[i - 1].startedAt;
-      const minimum = armed ? crawlDelay : delayMs;
       if (gap < minimum) {
-        delayViolations.push(`${pld}: ${list[i - 1].path} then ${list[i].path} ${gap.toFixed(1)} ms apart`);
+        delayViolations.push(
+          `${key}: ${list[i - 1].host}${list[i - 1].path} then ${list[i].host}${list[i].path} ${gap.toFixed(1)} ms apart (< ${minimum} ms)`,
+        );
       }
-      const read = list[i - 1];
-      if (read.path === '/robots.txt' && robotsVariantOf(web, read.host) === 'crawl-delay') armed = true;
+    }
+  };
+  const byHost = new Map<string, RequestLogEntry[]>();
+  for (const [pld, list] of startsByPld(log)) {
+    check(pld, list, delayMs);
+    for (const e of list) {
+      if (robotsVariantOf(web, e.host) !== 'crawl-delay') continue;
+      byHost.set(e.host, [...(byHost.get(e.host) ?? []), e]);
     }
   }
+  for (const [host, list] of byHost) check(host, list, crawlDelay);
   const robotsViolations = log
     .filter((e) => e.path !== '/robots.txt' && e.path !== ROBOTS_REDIRECT_TARGET)
     .filter((e) => {
