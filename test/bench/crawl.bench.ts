@@ -2,7 +2,11 @@
  * Kernel-style crawl (a URL list, no links followed) of every document of a 20,000-document,
  * 300-PLD simulated Web served from its own process, once per policy, with delays scaled down
  * 100x (2 s -> 20 ms, Crawl-delay cap 60 s -> 600 ms). Reports makespan against the politeness
- * lower bound (max over PLDs of requests x that PLD's delay), documents/s and peak RSS.
+ * lower bound (max over PLDs of requests x that PLD's delay), and against a bound that adds each
+ * request's service time on that PLD (the gate counts the delay from the response, so that the
+ * gap holds at the server: one PLD can go no faster than delay + time to answer per request),
+ * documents/s and peak RSS. Latencies are scaled to 1% so that the delay dominates, as 2 s does
+ * against the real Web's typical answer times.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
@@ -14,7 +18,7 @@ import { createCrawlTools, POLICY_NAMES, type PolicyName, runCrawl } from '../..
 const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
 const DOCS = 20_000;
 const PLDS = 300;
-const LATENCY_SCALE = 0.1;
+const LATENCY_SCALE = 0.01;
 const FAULTS = 1;
 const DELAY_MS = 20;
 const CRAWL_DELAY_CAP_MS = 600;
@@ -57,6 +61,8 @@ interface Run {
   readonly requests: number;
   readonly makespanMs: number;
   readonly boundMs: number;
+  /** Max over PLDs of the sum over its requests of (delay + service time). */
+  readonly serviceBoundMs: number;
   readonly busiest: string;
 }
 
@@ -87,15 +93,25 @@ async function crawlOnce(port: number, urls: readonly string[], policy: PolicyNa
   });
   const makespanMs = performance.now() - start;
   let boundMs = 0;
+  let serviceBoundMs = 0;
   let busiest = '';
   let requests = 0;
   for (const [pld, stats] of tools.web.stats()) {
     requests += stats.requests;
     const bound = stats.requests * tools.fetcher.delayFor(pld);
     if (bound > boundMs) [boundMs, busiest] = [bound, `${pld} (${stats.requests} requests)`];
+    serviceBoundMs = Math.max(serviceBoundMs, bound + stats.serviceMs);
   }
   await tools.close();
-  return { policy, documents: result.stats.documents, requests, makespanMs, boundMs, busiest };
+  return {
+    policy,
+    documents: result.stats.documents,
+    requests,
+    makespanMs,
+    boundMs,
+    serviceBoundMs,
+    busiest,
+  };
 }
 
 /** Runs the crawl benchmark and prints its table. */
@@ -109,12 +125,12 @@ export default async function (): Promise<void> {
       `${urls.length} documents, ${PLDS} PLDs (+ scenario PLDs); simweb in its own process, latency scale ${LATENCY_SCALE}, faults ${FAULTS}; delay ${DELAY_MS} ms, Crawl-delay cap ${CRAWL_DELAY_CAP_MS} ms, 64 slots, perPld 1\n\n`,
     );
     process.stdout.write(
-      '| policy | documents | requests | makespan | lower bound | makespan / bound | documents/s | busiest PLD |\n',
+      '| policy | documents | requests | makespan | politeness bound | makespan / bound | bound with service time | makespan / that bound | documents/s | busiest PLD |\n',
     );
-    process.stdout.write('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
+    process.stdout.write('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const r of runs) {
       process.stdout.write(
-        `| ${r.policy} | ${r.documents} | ${r.requests} | ${(r.makespanMs / 1000).toFixed(1)} s | ${(r.boundMs / 1000).toFixed(1)} s | ${(r.makespanMs / r.boundMs).toFixed(2)} | ${((r.documents * 1000) / r.makespanMs).toFixed(0)} | ${r.busiest} |\n`,
+        `| ${r.policy} | ${r.documents} | ${r.requests} | ${(r.makespanMs / 1000).toFixed(1)} s | ${(r.boundMs / 1000).toFixed(1)} s | ${(r.makespanMs / r.boundMs).toFixed(2)} | ${(r.serviceBoundMs / 1000).toFixed(1)} s | ${(r.makespanMs / r.serviceBoundMs).toFixed(2)} | ${((r.documents * 1000) / r.makespanMs).toFixed(0)} | ${r.busiest} |\n`,
       );
     }
     process.stdout.write(
