@@ -1,10 +1,11 @@
 import { Command } from 'commander';
-import { createProgress } from '../core/index.ts';
+import { createProgress, parseDuration } from '../core/index.ts';
 import { runTick } from '../observe/index.ts';
 import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
 
 interface TickCliOptions extends CrawlCliOptions {
   out: string;
+  maxDuration?: string;
 }
 
 /** `observatory tick`: the sub-weekly crawl of the kernel documents due in the current slot. */
@@ -13,10 +14,12 @@ export function tickCommand(): Command {
     .description(
       'sub-weekly: crawl the kernel documents due in the current 10.5 h slot; safe to run from cron at any frequency',
     )
-    .option('--out <dir>', 'snapshots folder', 'snapshots');
+    .option('--out <dir>', 'snapshots folder', 'snapshots')
+    .option('--max-duration <duration>', 'longest the crawl may take (default: what is left of the slot)');
   return addCrawlOptions(command).action(async (o: TickCliOptions) => {
     const setup = crawlSetup(o);
     const outcome = await runTick({
+      ...(o.maxDuration ? { maxDurationMs: parseDuration(o.maxDuration, '--max-duration') } : {}),
       root: o.out,
       ...setup,
       progress: createProgress('tick', setup.clock),

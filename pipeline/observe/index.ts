@@ -3,7 +3,7 @@
  * the re-visit schedule on) for the `snapshot` and `tick` commands and the demo.
  */
 export type { ChangeVerdicts, ObserveContext } from './crawl-and-publish.ts';
-export type { TickOutcome } from './tick.ts';
+export type { TickContext, TickOutcome } from './tick.ts';
 export { runTick } from './tick.ts';
 export type { WeeklyOptions, WeeklyOutcome } from './weekly.ts';
 export { latestSchedule, runWeeklySnapshot } from './weekly.ts';

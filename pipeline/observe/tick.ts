@@ -54,6 +54,12 @@ async function crawlDue(run: RunState, ctx: ObserveContext): Promise<PublishedSn
   );
 }
 
+/** A tick's context: an operator may bound its crawl below what is left of the slot. */
+export interface TickContext extends ObserveContext {
+  /** Longest the tick's crawl may take (ms); what does not fit waits for the next slot. */
+  readonly maxDurationMs?: number;
+}
+
 /**
  * One sub-weekly tick: finds the current slot of the week (16 slots of 10.5 h from the latest
  * weekly snapshot) and, if that slot's crawl is not published yet, crawls the kernel documents
@@ -61,7 +67,7 @@ async function crawlDue(run: RunState, ctx: ObserveContext): Promise<PublishedSn
  * observatory was down are reported, not replayed: their documents are simply due now.
  * Safe to call at any frequency: it does nothing when the slot is done.
  */
-export async function runTick(ctx: ObserveContext): Promise<TickOutcome> {
+export async function runTick(ctx: TickContext): Promise<TickOutcome> {
   try {
     return await withRunLock(ctx.root, () => tickUnlocked(ctx));
   } catch (error) {
@@ -72,7 +78,7 @@ export async function runTick(ctx: ObserveContext): Promise<TickOutcome> {
   }
 }
 
-async function tickUnlocked(ctx: ObserveContext): Promise<TickOutcome> {
+async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
   const unfinished = await findUnfinishedRun(ctx.root, 'interval');
   if (unfinished) {
     const snapshot = await crawlDue(unfinished, ctx);
@@ -110,7 +116,10 @@ async function tickUnlocked(ctx: ObserveContext): Promise<TickOutcome> {
   const plan = planSlot({
     schedule,
     slotStart: position.slotStart,
-    budgetMs: position.slotStart + SLOT_MS - ctx.clock.now(),
+    budgetMs: Math.min(
+      position.slotStart + SLOT_MS - ctx.clock.now(),
+      ctx.maxDurationMs ?? Number.POSITIVE_INFINITY,
+    ),
     stats: await readHistoryStats(ctx.root),
     config: ctx.config,
     policy: ctx.policy,
