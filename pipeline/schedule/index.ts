@@ -29,6 +29,7 @@ export type { HistoryFormat, LoadOptions } from './histories/load.ts';
 export { detectFormat, HISTORY_FORMATS, loadHistories } from './histories/load.ts';
 export type { PageRevisions } from './histories/mediawiki.ts';
 export { addMediaWikiResponse, mediaWikiHistories } from './histories/mediawiki.ts';
+export { seededRandom } from './histories/random.ts';
 export { snapshotHistories } from './histories/snapshots.ts';
 export type { SyntheticKind, SyntheticOptions } from './histories/synthetic.ts';
 export { SYNTHETIC_BUCKETS, SYNTHETIC_KINDS, syntheticHistories } from './histories/synthetic.ts';

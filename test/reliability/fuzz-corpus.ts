@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+export { seededRandom as prng } from '../../pipeline/schedule/index.ts';
+
 const FIXTURES = new URL('../rdf/fixtures/', import.meta.url).pathname;
 
 /** A seed document for mutation: a golden fixture of the rdf tests, with the type it is served as. */
@@ -26,18 +28,6 @@ export function fuzzSeeds(): FuzzSeed[] {
         contentType: expected.contentType ?? null,
       };
     });
-}
-
-/** A small seeded PRNG (mulberry32), so that a failing case can be replayed from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const NASTY = [
