@@ -8,7 +8,7 @@ const WEEK = 7 * 86_400_000;
 const SLOT = 10.5 * 3_600_000;
 
 /**
- * A small real series in `root`: weekly snapshots of the simulated Web (its core seeds as the
+ * A small real series in `root`: weekly snapshots of the simulated Web (its RDF documents as the
  * kernel, plus two hostile documents) and a tick in every slot of every week, crawled by the real pipeline
  * on a virtual clock. Weeks `from`..`weeks - 1` are crawled, so a series can be extended.
  */
@@ -33,12 +33,18 @@ export async function buildSeries(root: string, weeks: number, from = 0): Promis
       clock: clockStartingAt(at),
       logger: silentLogger,
     });
+    // every document that dereferences to RDF, so that the fast-changing ones climb levels and
+    // ticks publish interval snapshots, as in a real year
+    const kernel = sim
+      .truth(START)
+      .filter((r) => r.kind === 'document' && r.rdf)
+      .map((r) => r.uri);
     for (let w = from; w < weeks; w++) {
       const at = START + w * WEEK;
       sim.setClock(at);
       await runWeeklySnapshot({
         ...context(at),
-        kernel: [...sim.coreSeeds, ...HOSTILE_URLS],
+        kernel: [...kernel, ...HOSTILE_URLS],
         adaptiveRounds: 1,
       });
       // every slot of the week ticks; a tick publishes only when documents are due (their level rose)
