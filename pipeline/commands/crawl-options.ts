@@ -25,6 +25,7 @@ export interface CrawlCliOptions {
   crawlDelayCap: string;
   maxBytes: string;
   maxRedirects: string;
+  maxLinks: string;
   userAgent?: string;
   policy: string;
   now?: string;
@@ -61,6 +62,11 @@ export function addCrawlOptions(command: Command): Command {
     )
     .option('--max-bytes <n>', 'limit on decompressed response bytes', String(CRAWL_DEFAULTS.maxBytes))
     .option('--max-redirects <n>', 'redirect hops followed at most', String(CRAWL_DEFAULTS.maxRedirects))
+    .option(
+      '--max-links <n>',
+      'links of one document the frontier takes at most',
+      String(CRAWL_DEFAULTS.maxLinksPerDocument),
+    )
     .option('--user-agent <text>', 'User-Agent header (must contain our product token)')
     .addOption(
       new Option('--policy <name>', 'which ready PLD a free slot serves')
@@ -102,6 +108,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     crawlDelayCapMs: parseDuration(o.crawlDelayCap, '--crawl-delay-cap'),
     maxBytes: integer('--max-bytes', o.maxBytes),
     maxRedirects: integer('--max-redirects', o.maxRedirects),
+    maxLinksPerDocument: integer('--max-links', o.maxLinks),
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),
   });
   const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;

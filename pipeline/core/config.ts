@@ -38,6 +38,11 @@ export interface CrawlConfig {
   readonly robotsUnavailableTtlMs: number;
   /** Attempts for a fetch whose error says retry (5xx, 429, reset, timeout), first included. */
   readonly maxAttempts: number;
+  /**
+   * Links of one document the frontier takes at most (in document order): a document with a
+   * million links must not grow the frontier by a million URLs.
+   */
+  readonly maxLinksPerDocument: number;
   readonly resolve: readonly ResolveRule[];
   /** Lift the address guard (loopback, private ranges); for the simulated Web and tests only. */
   readonly allowPrivate: boolean;
@@ -57,6 +62,7 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   robotsTtlMs: 24 * 3_600_000,
   robotsUnavailableTtlMs: 10 * 60_000,
   maxAttempts: 2,
+  maxLinksPerDocument: 10_000,
   resolve: Object.freeze([]),
   allowPrivate: false,
 });
@@ -85,6 +91,7 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
     'maxBytes',
     'robotsMaxBytes',
     'maxAttempts',
+    'maxLinksPerDocument',
   ] as const) {
     positiveInteger(k, c[k]);
   }

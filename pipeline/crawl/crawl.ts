@@ -58,6 +58,8 @@ export interface CrawlResult {
   readonly complete: boolean;
   readonly stats: CrawlStatsSnapshot;
   readonly dir: string;
+  /** URLs the frontier knew at the end (fetched, queued and candidates): its memory is this big. */
+  readonly seen: number;
 }
 
 /** The seeds as round-0 URLs: normalised, http(s) only, first occurrence kept. */
@@ -133,7 +135,7 @@ class CrawlRun {
   }
 
   result(complete: boolean): CrawlResult {
-    return { complete, stats: this.stats.snapshot(), dir: this.o.dir };
+    return { complete, stats: this.stats.snapshot(), dir: this.o.dir, seen: this.frontier.seen };
   }
 
   private budget(): number {
@@ -246,8 +248,12 @@ class CrawlRun {
     this.stats.add(record);
     for (const hop of record.redirects) this.frontier.markSeen(hop.to, depth);
     if (depth >= maxDepth) return;
+    let taken = 0;
     for (const link of extractLinks(statements)) {
-      if (link !== url && link !== record.finalUrl) this.frontier.discover(link, depth);
+      if (taken >= this.o.config.maxLinksPerDocument) break;
+      if (link === url || link === record.finalUrl) continue;
+      this.frontier.discover(link, depth);
+      taken++;
     }
   }
 
