@@ -3,16 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { manualClock } from '../../pipeline/core/index.ts';
 import { openDuckDb } from '../../pipeline/snapshot/duckdb-session.ts';
-import {
-  listSnapshots,
-  publishSnapshot,
-  readManifest,
-  readSchedule,
-  snapshotName,
-} from '../../pipeline/snapshot/index.ts';
-import { schedule, source, WEEK1, WEEK2, week1, week2 } from './sample-crawl.ts';
+import { listSnapshots, readManifest, readSchedule } from '../../pipeline/snapshot/index.ts';
+import { publishSampleWeeks, schedule } from './sample-crawl.ts';
 
 let root: string;
 let rows: Map<string, Record<string, unknown>>;
@@ -20,30 +13,10 @@ let verdicts: ReadonlyMap<string, boolean | null> = new Map();
 
 before(async () => {
   root = await mkdtemp(join(tmpdir(), 'snapshot-changes-'));
-  const clock = manualClock(WEEK2 + 86_400_000);
-  for (const [start, docs, plan] of [
-    [WEEK1, week1(), undefined],
-    [
-      WEEK2,
-      week2(),
-      (changes: ReadonlyMap<string, boolean | null>) => {
-        verdicts = changes;
-        return schedule();
-      },
-    ],
-  ] as const) {
-    await publishSnapshot({
-      root,
-      name: snapshotName('weekly', start),
-      kind: 'weekly',
-      startedAt: start,
-      endedAt: start + 3_600_000,
-      config: {},
-      documents: source([...docs]),
-      schedule: plan,
-      clock,
-    });
-  }
+  await publishSampleWeeks(root, (changes) => {
+    verdicts = changes;
+    return schedule();
+  });
   const session = await openDuckDb();
   const result = await session.connection.runAndReadAll(
     `SELECT * FROM read_parquet('${root}/2026-11-23/changes.parquet')`,

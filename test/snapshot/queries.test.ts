@@ -3,31 +3,15 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { manualClock } from '../../pipeline/core/index.ts';
 import { openDuckDb } from '../../pipeline/snapshot/duckdb-session.ts';
-import { publishSnapshot, snapshotName } from '../../pipeline/snapshot/index.ts';
-import { source, WEEK1, WEEK2, week1, week2 } from './sample-crawl.ts';
+import { publishSampleWeeks } from './sample-crawl.ts';
 
 const queries = new URL('../../docs/queries/', import.meta.url).pathname;
 let root: string;
 
 before(async () => {
   root = await mkdtemp(join(tmpdir(), 'snapshot-queries-'));
-  for (const [start, docs] of [
-    [WEEK1, week1()],
-    [WEEK2, week2()],
-  ] as const) {
-    await publishSnapshot({
-      root,
-      name: snapshotName('weekly', start),
-      kind: 'weekly',
-      startedAt: start,
-      endedAt: start + 3_600_000,
-      config: {},
-      documents: source([...docs]),
-      clock: manualClock(start),
-    });
-  }
+  await publishSampleWeeks(root);
 });
 after(() => rm(root, { recursive: true, force: true }));
 

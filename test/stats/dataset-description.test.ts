@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import jsonld from 'jsonld';
 import { Parser, type Quad, Store } from 'n3';
-import { manualClock } from '../../pipeline/core/index.ts';
-import { listSnapshots, publishSnapshot, readManifest, snapshotName } from '../../pipeline/snapshot/index.ts';
+import { listSnapshots, readManifest } from '../../pipeline/snapshot/index.ts';
 import { computePortalData, type PortalData, statsOptions } from '../../pipeline/stats/index.ts';
-import { source, WEEK1, WEEK2, week1, week2 } from '../snapshot/sample-crawl.ts';
+import { publishSampleWeeks } from '../snapshot/sample-crawl.ts';
 
 const BASE = 'https://observatory.example/portal/';
 const V = 'http://rdfs.org/ns/void#';
@@ -22,21 +21,7 @@ let data: PortalData;
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'stats-'));
   root = join(work, 'snapshots');
-  for (const [start, docs] of [
-    [WEEK1, week1()],
-    [WEEK2, week2()],
-  ] as const) {
-    await publishSnapshot({
-      root,
-      name: snapshotName('weekly', start),
-      kind: 'weekly',
-      startedAt: start,
-      endedAt: start + 3_600_000,
-      config: {},
-      documents: source([...docs]),
-      clock: manualClock(start),
-    });
-  }
+  await publishSampleWeeks(root);
   data = await computePortalData(statsOptions({ root, dataDir: join(work, 'data'), baseUrl: BASE }));
 });
 after(() => rm(work, { recursive: true, force: true }));
