@@ -8,14 +8,13 @@
  * documents/s and peak RSS. Latencies are scaled to 1% so that the delay dominates, as 2 s does
  * against the real Web's typical answer times.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawlConfig, parseResolveRule, silentLogger, systemClock } from '../../pipeline/core/index.ts';
 import { createCrawlTools, POLICY_NAMES, type PolicyName, runCrawl } from '../../pipeline/crawl/index.ts';
+import { startSimWebProcess } from '../commands/cli-process.ts';
 
-const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
 const DOCS = 20_000;
 const PLDS = 300;
 const LATENCY_SCALE = 0.01;
@@ -23,25 +22,11 @@ const FAULTS = 1;
 const DELAY_MS = 20;
 const CRAWL_DELAY_CAP_MS = 600;
 
-async function startServer(): Promise<{ port: number; stop: () => void }> {
-  const dir = await mkdtemp(join(tmpdir(), 'crawl-bench-'));
-  const child = spawn(process.execPath, [
-    cli,
-    'simweb',
+function startServer() {
+  return startSimWebProcess([
     ...['--port', '0', '--docs', String(DOCS), '--plds', String(PLDS)],
     ...['--latency-scale', String(LATENCY_SCALE), '--faults', String(FAULTS)],
-    ...['--seeds-out', join(dir, 'core.txt')],
   ]);
-  let out = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (c) => {
-      out += c;
-      const m = /127\.0\.0\.1:(\d+)'/.exec(out);
-      if (m && out.includes('core seed list')) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`simweb exited ${code}`)));
-  });
-  return { port, stop: () => child.kill('SIGTERM') };
 }
 
 /** Every document URI of the Web, from its ground truth. */

@@ -3,7 +3,6 @@
  * process (so the load generator does not share its event loop), and the cost of generating a
  * 100,000-document Web (shape, every body once, the ground truth) with peak memory.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,17 +11,15 @@ import { documentState, versionOf } from '../../pipeline/simweb/document-state.t
 import { documentGraph } from '../../pipeline/simweb/graph.ts';
 import { generateWeb, SCENARIOS, truthRecords } from '../../pipeline/simweb/index.ts';
 import { serialize } from '../../pipeline/simweb/serialize.ts';
+import { startSimWebProcess } from '../commands/cli-process.ts';
 
-const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
 const DURATION_MS = 5000;
 const CONNECTIONS = 64;
 
 async function startServer(): Promise<{ port: number; stop: () => void; seeds: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'simweb-bench-'));
   const seeds = join(dir, 'core.txt');
-  const child = spawn(process.execPath, [
-    cli,
-    'simweb',
+  const server = await startSimWebProcess([
     '--port',
     '0',
     '--latency-scale',
@@ -36,16 +33,7 @@ async function startServer(): Promise<{ port: number; stop: () => void; seeds: s
     '--seeds-out',
     seeds,
   ]);
-  let out = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (c) => {
-      out += c;
-      const m = /127\.0\.0\.1:(\d+)'/.exec(out);
-      if (m && out.includes('core seed list')) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`simweb exited ${code}`)));
-  });
-  return { port, seeds, stop: () => child.kill('SIGTERM') };
+  return { port: server.port, seeds, stop: server.stop };
 }
 
 async function load(pool: Pool, urls: readonly URL[]): Promise<{ rps: number; bytes: number }> {

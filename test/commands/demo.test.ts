@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-
-const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
+import { CLI, runCli } from './cli-process.ts';
 
 test('observatory demo runs the whole observatory and ends with a built portal', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'demo-'));
-  const child = spawn(
-    process.execPath,
-    [
-      cli,
+  const { status, stdout, stderr } = await runCli([
+    ...[
       'demo',
       '--docs',
       '600',
@@ -27,17 +24,7 @@ test('observatory demo runs the whole observatory and ends with a built portal',
       '--out',
       dir,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => {
-    stdout += c;
-  });
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  ]);
   assert.equal(status, 0, stderr);
   assert.match(stdout, /600 documents, 40 PLDs/);
   assert.match(stdout, /kernel: \d+ URIs on \d+ PLDs/);
@@ -45,7 +32,7 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   assert.match(stdout, /week 2: weekly snapshot 2026-01-12/);
   assert.match(stdout, /\| weekly only \| \d+ \| \d+ \| \d+ \| [\d.]+% \| [\d.]+% \|/);
   assert.ok(existsSync(join(dir, 'portal', 'index.html')), 'the portal is built');
-  const verify = spawnSync(process.execPath, [cli, 'verify', '--root', join(dir, 'snapshots')], {
+  const verify = spawnSync(process.execPath, [CLI, 'verify', '--root', join(dir, 'snapshots')], {
     encoding: 'utf8',
   });
   assert.equal(verify.status, 0, verify.stderr);

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +14,8 @@ import {
 import { runWeeklySnapshot } from '../../pipeline/observe/index.ts';
 import { readHistoryStats } from '../../pipeline/schedule/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
+import { runCli } from './cli-process.ts';
 
-const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
 const W0 = Date.UTC(2026, 0, 5);
 let sim: SimWeb;
 let root: string;
@@ -41,19 +40,6 @@ before(async () => {
 
 after(() => sim.close());
 
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => {
-    stdout += c;
-  });
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stdout, stderr })));
-}
-
 test('the history of a published crawl gives every crawled PLD a profile and every document a sample', async () => {
   const stats = await readHistoryStats(root);
   assert.equal(stats.snapshots.length, 1);
@@ -68,7 +54,7 @@ test('the history of a published crawl gives every crawled PLD a profile and eve
 test('observatory estimate predicts a makespan with its spread and the baseline beside it', async () => {
   const urls = join(root, 'urls.txt');
   writeFileSync(urls, `${kernel.join('\n')}\n`);
-  const r = await run(['estimate', '--urls', urls, '--history', root, '--delay', '0.5', '--json']);
+  const r = await runCli(['estimate', '--urls', urls, '--history', root, '--delay', '0.5', '--json']);
   assert.equal(r.status, 0, r.stderr);
   const estimate = JSON.parse(r.stdout) as {
     urls: number;
@@ -91,13 +77,13 @@ test('observatory estimate predicts a makespan with its spread and the baseline 
     estimate.p50Ms >= (busiest - 1) * 500,
     `P50 ${estimate.p50Ms} ms for ${busiest} documents on one PLD`,
   );
-  const text = await run(['estimate', '--urls', urls, '--history', root, '--delay', '0.5']);
+  const text = await runCli(['estimate', '--urls', urls, '--history', root, '--delay', '0.5']);
   assert.equal(text.status, 0);
   assert.match(text.stdout, /baseline/i);
 });
 
 test('observatory plan says what fits in a slot, and bad input is one line with exit 2', async () => {
-  const r = await run([
+  const r = await runCli([
     'plan',
     '--slot',
     '10.5h',
@@ -109,10 +95,10 @@ test('observatory plan says what fits in a slot, and bad input is one line with 
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /slot of 10\.50? ?h/);
   assert.match(r.stdout, new RegExp(`fit ${new Set(kernel).size}, postponed 0`));
-  const bad = await run(['plan', '--slot', 'soon', '--root', root]);
+  const bad = await runCli(['plan', '--slot', 'soon', '--root', root]);
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr.trim().split('\n').length, 1);
-  const missing = await run(['estimate', '--urls', join(root, 'nope.txt'), '--history', root]);
+  const missing = await runCli(['estimate', '--urls', join(root, 'nope.txt'), '--history', root]);
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /nope\.txt/);
 });

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
+import { CLI, runCli } from './cli-process.ts';
 
-const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
 const NOW = '2026-01-05T00:00:00Z';
 let sim: SimWeb;
 let kernelFile: string;
@@ -30,7 +30,6 @@ after(() => sim.close());
 
 function args(out: string, kernel = kernelFile): string[] {
   return [
-    cli,
     'snapshot',
     '--kernel',
     kernel,
@@ -48,18 +47,9 @@ function args(out: string, kernel = kernelFile): string[] {
   ];
 }
 
+/** A CLI run that needs no simulated Web from this process (spawnSync is safe there). */
 function run(...argv: string[]) {
-  return spawnSync(process.execPath, argv, { encoding: 'utf8' });
-}
-
-/** Runs the CLI without blocking this process: the simulated Web it crawls lives here. */
-function crawl(argv: string[]): Promise<{ status: number | null; stderr: string }> {
-  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stderr })));
+  return spawnSync(process.execPath, [CLI, ...argv], { encoding: 'utf8' });
 }
 
 async function documents(root: string): Promise<string[]> {
@@ -76,14 +66,14 @@ async function documents(root: string): Promise<string[]> {
 
 test('a snapshot killed with -9 at random moments resumes and ends as an uninterrupted one', async () => {
   const clean = mkdtempSync(join(tmpdir(), 'snap-clean-'));
-  assert.equal((await crawl(args(clean))).status, 0);
+  assert.equal((await runCli(args(clean))).status, 0);
   const expected = await documents(clean);
   assert.ok(expected.length > sim.coreSeeds.length, 'kernel and adaptive documents');
 
   const killed = mkdtempSync(join(tmpdir(), 'snap-killed-'));
   let kills = 0;
   for (let attempt = 0; attempt < 12; attempt++) {
-    const child = spawn(process.execPath, args(killed), { stdio: 'ignore' });
+    const child = spawn(process.execPath, [CLI, ...args(killed)], { stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const timer = setTimeout(() => child.kill('SIGKILL'), 300 + Math.random() * 1500);
     const code = await exited;
@@ -92,9 +82,9 @@ test('a snapshot killed with -9 at random moments resumes and ends as an uninter
     kills++;
   }
   assert.ok(kills > 0, 'the crawl was killed at least once');
-  assert.equal((await crawl(args(killed))).status, 0, 'a rerun after the last kill succeeds');
+  assert.equal((await runCli(args(killed))).status, 0, 'a rerun after the last kill succeeds');
   assert.deepEqual(await documents(killed), expected);
-  const verify = run(cli, 'verify', '--root', killed);
+  const verify = run('verify', '--root', killed);
   assert.equal(verify.status, 0, verify.stderr);
   assert.ok(!existsSync(join(killed, '.incomplete', '2026-01-05')), 'nothing left in .incomplete');
 });
@@ -119,7 +109,7 @@ test('an unwritable snapshots folder is one line naming it, exit code 1', async 
   const dir = mkdtempSync(join(tmpdir(), 'snap-ro-'));
   const file = join(dir, 'a-file');
   writeFileSync(file, 'not a folder');
-  const r = await crawl(args(join(file, 'snapshots')));
+  const r = await runCli(args(join(file, 'snapshots')));
   assert.equal(r.status, 1);
   assert.equal(r.stderr.trim().split('\n').length, 1);
   assert.match(r.stderr, /a-file\/snapshots/);
@@ -141,7 +131,7 @@ test('a damaged journal stops the run with corrupt and is kept for inspection', 
   writeFileSync(join(runDir, 'run.json'), JSON.stringify(state));
   const journal = join(runDir, 'crawl', 'journal.ndjson');
   writeFileSync(journal, '{"t":"round","round":0,"urls":[]}\n{"t":"doc", garbage\n{"t":"end"}\n');
-  const r = await crawl(args(out));
+  const r = await runCli(args(out));
   assert.equal(r.status, 1);
   assert.match(r.stderr.trim(), /journal\.ndjson:2: .*\[corrupt\]$/);
   assert.equal(readFileSync(journal, 'utf8').split('\n').length, 4, 'the journal is untouched');

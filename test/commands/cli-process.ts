@@ -1,0 +1,51 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+/** The `observatory` entry point, for tests and benchmarks that run the CLI as a child process. */
+export const CLI = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
+
+export interface CliRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `observatory ARGS` without blocking this process (never spawnSync here: a simulated Web
+ * served by the test process must keep answering the child's requests).
+ */
+export function runCli(args: readonly string[]): Promise<CliRun> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => {
+    stdout += c;
+  });
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stdout, stderr })));
+}
+
+/** A simulated Web served by `observatory simweb ARGS` in its own process, once it listens. */
+export interface SimWebProcess {
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** What it printed until it was listening. */
+  readonly banner: string;
+  stop(): void;
+}
+
+/** Starts `observatory simweb` (add `--port 0` for any free port) and waits until it listens. */
+export async function startSimWebProcess(args: readonly string[]): Promise<SimWebProcess> {
+  const child = spawn(process.execPath, [CLI, 'simweb', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /--resolve '\*=127\.0\.0\.1:(\d+)'/.exec(out);
+      if (m && out.includes('core seed list')) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`simweb exited ${code}: ${out}`)));
+  });
+  return { port, child, banner: out, stop: () => child.kill('SIGTERM') };
+}
