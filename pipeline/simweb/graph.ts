@@ -10,6 +10,7 @@ import type { DocVersion } from './dynamics.ts';
 import { staticLinks, versionLinks } from './links.ts';
 import { randomStream } from './random.ts';
 import { descriptionFor, labelFor } from './resource-names.ts';
+import { groupBySubject } from './subject-groups.ts';
 import { term } from './vocabularies.ts';
 import type { GeneratedWeb } from './web-shape.ts';
 
@@ -58,14 +59,7 @@ class GraphBuilder {
 /** Shuffles statements by subject groups, then within groups: what a cosmetic change does. */
 function reorder(quads: Quad[], seedParts: number[]): Quad[] {
   const r = randomStream(...seedParts);
-  const groups = new Map<string, Quad[]>();
-  for (const q of quads) {
-    const k = q.subject.termType + q.subject.value;
-    const g = groups.get(k);
-    if (g) g.push(q);
-    else groups.set(k, [q]);
-  }
-  const list = [...groups.values()];
+  const list = groupBySubject(quads);
   for (const g of [list, ...list]) {
     for (let i = g.length - 1; i > 0; i--) {
       const j = r.int(i + 1);

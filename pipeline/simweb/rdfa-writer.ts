@@ -5,6 +5,7 @@
  */
 import type { Quad } from 'n3';
 import { compact, PREFIXES } from './prefixes.ts';
+import { groupBySubject } from './subject-groups.ts';
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 
@@ -28,15 +29,8 @@ export function writeRdfa(quads: readonly Quad[], title: string, charset = 'utf-
   const prefix = Object.entries(PREFIXES)
     .map(([p, ns]) => `${p}: ${ns}`)
     .join(' ');
-  const groups = new Map<string, Quad[]>();
-  for (const q of quads) {
-    const k = q.subject.termType + q.subject.value;
-    const list = groups.get(k);
-    if (list) list.push(q);
-    else groups.set(k, [q]);
-  }
   const body: string[] = [];
-  for (const list of groups.values()) {
+  for (const list of groupBySubject(quads)) {
     const s = list[0].subject;
     body.push(`<div about="${ref(s.termType, s.value)}">`);
     for (const q of list) {

@@ -5,6 +5,7 @@
  */
 import type { Quad } from 'n3';
 import { PREFIXES } from './prefixes.ts';
+import { groupBySubject } from './subject-groups.ts';
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
@@ -28,18 +29,13 @@ function splitPredicate(iri: string): [string, string] {
 export function writeRdfXml(quads: readonly Quad[], latin1 = false): Buffer {
   const namespaces = new Map<string, string>(Object.entries(PREFIXES).map(([p, ns]) => [ns, p]));
   const used = new Set<string>(['rdf']);
-  const groups = new Map<string, Quad[]>();
   for (const q of quads) {
-    const k = q.subject.termType + q.subject.value;
-    const list = groups.get(k);
-    if (list) list.push(q);
-    else groups.set(k, [q]);
     const [ns] = splitPredicate(q.predicate.value);
     if (!namespaces.has(ns)) namespaces.set(ns, `ns${namespaces.size}`);
     used.add(namespaces.get(ns)!);
   }
   const lines: string[] = [];
-  for (const list of groups.values()) {
+  for (const list of groupBySubject(quads)) {
     const s = list[0].subject;
     const about =
       s.termType === 'BlankNode' ? `rdf:nodeID="${s.value}"` : `rdf:about="${escapeXml(s.value, latin1)}"`;

@@ -15,10 +15,6 @@ const WEEKS = Number(process.env.BENCH_PORTAL_WEEKS ?? 52);
 export default async function (): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'bench-portal-'));
   const root = join(work, 'snapshots');
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
   try {
     process.stdout.write(
       '| snapshots | statements | build | queries s | render s | total s | ms per snapshot |\n',
@@ -48,10 +44,9 @@ export default async function (): Promise<void> {
       }
     }
     process.stdout.write(
-      `\npeak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (the Astro build runs in a child process)\n`,
+      `\npeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (the Astro build runs in a child process)\n`,
     );
   } finally {
-    clearInterval(sampler);
     await rm(work, { recursive: true, force: true });
   }
 }

@@ -15,10 +15,6 @@ const PER_DOCUMENT = 25;
 
 export default async function (): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'bench-publish-'));
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
   try {
     process.stdout.write(
       '| snapshot | statements | seconds | s per 1M statements | Parquet bytes | data.nq.gz bytes | Parquet / nq.gz |\n',
@@ -45,9 +41,8 @@ export default async function (): Promise<void> {
         `| ${m.name} | ${m.counts.statements} | ${seconds.toFixed(1)} | ${((seconds * 1e6) / m.counts.statements).toFixed(1)} | ${parquet} | ${nq} | ${(parquet / nq).toFixed(2)} |\n`,
       );
     }
-    process.stdout.write(`\npeak RSS ${(peak / 2 ** 20).toFixed(0)} MiB\n`);
+    process.stdout.write(`\npeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB\n`);
   } finally {
-    clearInterval(sampler);
     await rm(root, { recursive: true, force: true });
   }
 }
