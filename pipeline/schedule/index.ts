@@ -7,6 +7,8 @@ export type { LevelFit, SlotPlan, SlotPlanOptions } from './estimate/plan.ts';
 export { byUrgency, planSlot } from './estimate/plan.ts';
 export type { FetchSample, HistoryStats, PldProfile, Politeness } from './estimate/profile.ts';
 export { DEFAULT_PROFILE, effectiveDelay, emptyHistory, fetchTime } from './estimate/profile.ts';
+export type { HistoryPools } from './estimate/sampler.ts';
+export { pldDraws, poolHistory } from './estimate/sampler.ts';
 export type { SimJob, SimResult, SimSettings } from './estimate/simulate.ts';
 export { simulateCrawl } from './estimate/simulate.ts';
 export { BUCKETS, bucketOf } from './evaluation/buckets.ts';

@@ -11,7 +11,7 @@ import {
 
 const profile = (crawlDelayMs: number | null): PldProfile => ({
   pld: 'example.org',
-  samples: [{ requests: 1, retries: 0, retryAfterMs: null, requestMs: 100 }],
+  samples: [{ requests: 1, retries: 0, retryAfterMs: null, requestMs: 100, timedOut: false }],
   crawlDelayMs,
   meanDurationMs: 100,
 });
@@ -20,7 +20,7 @@ const history = (p: PldProfile): HistoryStats => ({
   plds: new Map([[p.pld, p]]),
 });
 const urls = ['http://a.example.org/1', 'http://a.example.org/2', 'http://a.example.org/3'];
-const config = { concurrency: 4, delayMs: 100, crawlDelayCapMs: 1000 };
+const config = { concurrency: 4, delayMs: 100, crawlDelayCapMs: 1000, timeoutMs: 5000 };
 const policy = 'longest-first' as const;
 
 test('three documents on one host: robots.txt + delay + first (0-300), then 400-500, 600-700', () => {

@@ -47,9 +47,12 @@ test('rounds: round 1 starts when round 0 is done, and its PLD still waits for i
 });
 
 test('fetch time: requests on the wire, the delay between them, a retry waits for the longer of delay and penalty', () => {
-  const sample = { requests: 2, retries: 1, retryAfterMs: null, requestMs: 50 };
-  assert.equal(fetchTime(sample, 100, 1000), 2 * 50 + 200); // penalty without Retry-After: 2 x delay
-  assert.equal(fetchTime({ ...sample, retryAfterMs: 5000 }, 100, 1000), 2 * 50 + 1000); // capped
-  assert.equal(fetchTime({ ...sample, retries: 0, requests: 3 }, 100, 1000), 3 * 50 + 2 * 100); // two redirect hops
-  assert.equal(fetchTime({ ...sample, requests: 0, retries: 0 }, 100, 1000), 0);
+  const sample = { requests: 2, retries: 1, retryAfterMs: null, requestMs: 50, timedOut: false };
+  const p = { crawlDelayCapMs: 1000, timeoutMs: 3000 };
+  assert.equal(fetchTime(sample, 100, p), 2 * 50 + 200); // penalty without Retry-After: 2 x delay
+  assert.equal(fetchTime({ ...sample, retryAfterMs: 5000 }, 100, p), 2 * 50 + 1000); // capped
+  assert.equal(fetchTime({ ...sample, retries: 0, requests: 3 }, 100, p), 3 * 50 + 2 * 100); // two redirect hops
+  assert.equal(fetchTime({ ...sample, requests: 0, retries: 0 }, 100, p), 0);
+  // timed out: each request costs the timeout of the crawl to come, not the one history ran with
+  assert.equal(fetchTime({ ...sample, timedOut: true, requestMs: 6000 }, 100, p), 2 * 3000 + 200);
 });

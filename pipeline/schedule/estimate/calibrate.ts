@@ -14,6 +14,7 @@ export interface PastCrawl {
   readonly concurrency: number;
   readonly policy: PolicyName;
   readonly crawlDelayCapMs: number;
+  readonly timeoutMs: number;
   readonly durationMs: number;
   readonly plds: readonly {
     readonly pld: string;
@@ -36,7 +37,7 @@ function replay(crawl: PastCrawl, cpuMs: number): number {
     rounds: p.samples.map(() => 0),
     fetchMs: p.samples.map(
       (s, i) =>
-        fetchTime(s, p.delayMs, crawl.crawlDelayCapMs) +
+        fetchTime(s, p.delayMs, crawl) +
         (p.robotsFirst[i] ? s.requestMs + (s.requests > 0 ? p.delayMs : 0) : 0),
     ),
     sent: p.samples.map((s) => s.requests > 0),

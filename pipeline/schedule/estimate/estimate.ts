@@ -6,12 +6,12 @@ import { BASELINE_DEFAULTS, type BaselineEstimate, baselineEstimate } from './ba
 import {
   DEFAULT_PROFILE,
   effectiveDelay,
-  type FetchSample,
   fetchTime,
   type HistoryStats,
   type PldProfile,
   type Politeness,
 } from './profile.ts';
+import { type HistoryPools, pldDraws, poolHistory } from './sampler.ts';
 import { type SimJob, simulateCrawl } from './simulate.ts';
 
 /** A URL to estimate, with the breadth-first round it will be fetched in (0 for a URL list). */
@@ -23,7 +23,7 @@ export interface PlannedUrl {
 export interface EstimateOptions {
   readonly urls: readonly (string | PlannedUrl)[];
   readonly stats: HistoryStats;
-  readonly config: Pick<CrawlConfig, 'concurrency' | 'delayMs' | 'crawlDelayCapMs'>;
+  readonly config: Pick<CrawlConfig, 'concurrency' | 'delayMs' | 'crawlDelayCapMs' | 'timeoutMs'>;
   readonly policy: PolicyName;
   /** Monte-Carlo runs over resampled fetch times (default 15). */
   readonly runs?: number;
@@ -77,13 +77,14 @@ function groupByPld(urls: readonly (string | PlannedUrl)[], stats: HistoryStats)
 }
 
 /**
- * One resampled replay input: a URL seen before keeps its own request structure (redirects,
- * retries) with a wire time drawn from its PLD; an unseen URL draws a whole sample from its PLD
- * (or from the pool of all PLDs). The first document of each host also fetches robots.txt.
+ * One resampled replay input (sampler.ts): a URL seen before keeps its own requests, an unseen
+ * one draws a fetch of its PLD; an unseen PLD behaves like a known one drawn at random. The first
+ * document of each host also fetches robots.txt.
  */
 function jobFor(
   g: Group,
   stats: HistoryStats,
+  pools: HistoryPools,
   known: readonly PldProfile[],
   p: Politeness,
   random: () => number,
@@ -91,15 +92,13 @@ function jobFor(
   const profile =
     g.profile ?? (known.length > 0 ? known[Math.floor(random() * known.length)] : DEFAULT_PROFILE);
   const delayMs = effectiveDelay(profile, p);
-  const pool = profile.samples;
-  const draw = () => pool[Math.floor(random() * pool.length)];
+  const draw = pldDraws(profile, pools, random);
   const hosts = new Set<string>();
   const fetchMs: number[] = [];
   const sent: boolean[] = [];
   for (const { url } of g.urls) {
-    const own = stats.urls.get(url);
-    const sample: FetchSample = own ? { ...own, requestMs: draw().requestMs } : draw();
-    let ms = fetchTime(sample, delayMs, p.crawlDelayCapMs);
+    const sample = draw(stats.urls.get(url));
+    let ms = fetchTime(sample, delayMs, p);
     const host = URL.parse(url)?.host ?? url;
     if (!hosts.has(host)) {
       // robots.txt, once per host: one more request and one more delay (a refusal is that request alone)
@@ -137,11 +136,12 @@ export function estimateCrawl(o: EstimateOptions): CrawlEstimate {
   const random = seededRandom(o.seed ?? 1);
   const groups = groupByPld(o.urls, o.stats);
   const known = [...o.stats.plds.values()];
+  const pools = poolHistory(o.stats);
   const settings = { concurrency: o.config.concurrency, policy: o.policy, cpuMs: o.stats.cpuMs };
   const results: { makespanMs: number; slotMs: number }[] = [];
   const serial = new Float64Array(groups.length);
   for (let r = 0; r < runs; r++) {
-    const jobs = groups.map((g) => jobFor(g, o.stats, known, o.config, random));
+    const jobs = groups.map((g) => jobFor(g, o.stats, pools, known, o.config, random));
     const result = simulateCrawl(jobs, settings);
     results.push(result);
     jobs.forEach((job, i) => {

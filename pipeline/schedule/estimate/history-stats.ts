@@ -15,6 +15,7 @@ const NOT_SENT = new Set(['robots', 'robots_unavailable', 'dns', 'blocked_addres
 interface PastConfig {
   readonly delayMs: number;
   readonly crawlDelayCapMs: number;
+  readonly timeoutMs: number;
   readonly maxAttempts: number;
   readonly concurrency: number;
   readonly policy: PolicyName;
@@ -40,6 +41,7 @@ function pastConfig(config: unknown): PastConfig {
   return {
     delayMs: num(c.delayMs, CRAWL_DEFAULTS.delayMs),
     crawlDelayCapMs: num(c.crawlDelayCapMs, CRAWL_DEFAULTS.crawlDelayCapMs),
+    timeoutMs: num(c.timeoutMs, CRAWL_DEFAULTS.timeoutMs),
     maxAttempts: num(c.maxAttempts, CRAWL_DEFAULTS.maxAttempts),
     concurrency: num(c.concurrency, CRAWL_DEFAULTS.concurrency),
     policy,
@@ -81,7 +83,8 @@ function sampleOf(row: Row, robotsFirst: boolean, delayMs: number, past: PastCon
   const retries = !notSent && row.error !== null && RETRIED.has(row.error) ? past.maxAttempts - 1 : 0;
   const requests = notSent ? 0 : 1 + row.redirects + retries;
   const retryAfter = retryAfterMs(row.retryAfter);
-  if (requests === 0) return { requests, retries, retryAfterMs: null, requestMs: row.durationMs };
+  const timedOut = row.error === 'timeout';
+  if (requests === 0) return { requests, retries, retryAfterMs: null, requestMs: row.durationMs, timedOut };
   const sent = requests + (robotsFirst ? 1 : 0);
   const penalty = Math.max(delayMs, Math.min(retryAfter ?? 2 * delayMs, past.crawlDelayCapMs));
   const waits = (sent - 1 - retries) * delayMs + retries * penalty;
@@ -90,6 +93,7 @@ function sampleOf(row: Row, robotsFirst: boolean, delayMs: number, past: PastCon
     retries,
     retryAfterMs: retryAfter,
     requestMs: Math.max(1, (row.durationMs - waits) / sent),
+    timedOut,
   };
 }
 
@@ -129,26 +133,32 @@ async function readRows(folder: string): Promise<Map<string, Row[]>> {
 export async function readHistoryStats(root: string, maxSnapshots = 8): Promise<HistoryStats> {
   const entries = (await listSnapshots(root)).slice(-maxSnapshots);
   if (entries.length === 0) return emptyHistory();
-  const samples = new Map<string, FetchSample[]>();
+  const folders = entries.map((e) => join(root, e.name));
+  const configs = await Promise.all(folders.map(async (f) => pastConfig((await readManifest(f)).config)));
+  // first the Crawl-delays, over every crawl: a crawl with too few fetches of a PLD to show its
+  // Crawl-delay still waited for it, and its fetches must be read with that wait taken out
   const crawlDelays = new Map<string, number | null>();
+  for (const [index, folder] of folders.entries()) {
+    for (const [pld, rows] of await readRows(folder)) {
+      // a Crawl-delay must show in every crawl that can tell: one crawl with short gaps disproves it
+      const crawlDelay = crawlDelayOf(rows, configs[index].delayMs);
+      if (crawlDelay === undefined) continue;
+      const before = crawlDelays.get(pld);
+      crawlDelays.set(
+        pld,
+        crawlDelay === null || before === null ? null : Math.min(before ?? crawlDelay, crawlDelay),
+      );
+    }
+  }
+  const samples = new Map<string, FetchSample[]>();
   const byUrl = new Map<string, FetchSample>();
   const durations = new Map<string, number>();
   const calibration: PastCrawl[] = [];
   for (const [index, entry] of entries.entries()) {
-    const folder = join(root, entry.name);
-    const past = pastConfig((await readManifest(folder)).config);
+    const past = configs[index];
     const crawl: PastCrawl['plds'][number][] = [];
-    for (const [pld, rows] of await readRows(folder)) {
-      // a Crawl-delay must show in every crawl that can tell: one crawl with short gaps disproves it
-      const crawlDelay = crawlDelayOf(rows, past.delayMs);
-      if (crawlDelay !== undefined) {
-        const before = crawlDelays.get(pld);
-        crawlDelays.set(
-          pld,
-          crawlDelay === null || before === null ? null : Math.min(before ?? crawlDelay, crawlDelay),
-        );
-      }
-      const delayMs = Math.max(past.delayMs, crawlDelay ?? 0);
+    for (const [pld, rows] of await readRows(folders[index])) {
+      const delayMs = Math.max(past.delayMs, Math.min(crawlDelays.get(pld) ?? 0, past.crawlDelayCapMs));
       const seenHosts = new Set<string>();
       const list = samples.get(pld) ?? [];
       samples.set(pld, list);
@@ -171,6 +181,7 @@ export async function readHistoryStats(root: string, maxSnapshots = 8): Promise<
         concurrency: past.concurrency,
         policy: past.policy,
         crawlDelayCapMs: past.crawlDelayCapMs,
+        timeoutMs: past.timeoutMs,
         durationMs: Date.parse(entry.endedAt) - Date.parse(entry.startedAt),
         plds: crawl,
       });

@@ -12,7 +12,7 @@ export interface SlotPlanOptions {
   /** Time the crawl may take (ms): a slot is 10.5 h, less when the tick starts late. */
   readonly budgetMs: number;
   readonly stats: HistoryStats;
-  readonly config: Pick<CrawlConfig, 'concurrency' | 'delayMs' | 'crawlDelayCapMs'>;
+  readonly config: Pick<CrawlConfig, 'concurrency' | 'delayMs' | 'crawlDelayCapMs' | 'timeoutMs'>;
   readonly policy: PolicyName;
 }
 

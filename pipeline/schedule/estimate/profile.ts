@@ -14,6 +14,8 @@ export interface FetchSample {
   readonly retryAfterMs: number | null;
   /** Time on the wire per request: request sent to body read (ms). */
   readonly requestMs: number;
+  /** The requests ran into the crawl's timeout: they cost the timeout, whatever the server's speed. */
+  readonly timedOut: boolean;
 }
 
 /** One PLD's history. */
@@ -47,6 +49,7 @@ export const DEFAULT_SAMPLE: FetchSample = Object.freeze({
   retries: 0,
   retryAfterMs: null,
   requestMs: 200,
+  timedOut: false,
 });
 
 /** What a PLD looks like when there is no history at all. */
@@ -71,25 +74,29 @@ export function emptyHistory(): HistoryStats {
 export interface Politeness {
   readonly delayMs: number;
   readonly crawlDelayCapMs: number;
+  readonly timeoutMs: number;
 }
 
 /** The delay the politeness gate will use for a PLD: ours, or its Crawl-delay up to the cap. */
-export function effectiveDelay(profile: PldProfile | undefined, p: Politeness): number {
+export function effectiveDelay(
+  profile: PldProfile | undefined,
+  p: Pick<Politeness, 'delayMs' | 'crawlDelayCapMs'>,
+): number {
   const crawlDelay = profile?.crawlDelayMs ?? 0;
   return Math.max(p.delayMs, Math.min(crawlDelay, p.crawlDelayCapMs));
 }
 
 /**
  * How long one document holds a fetch slot under politeness `delayMs` (see docs/estimation.md):
- * every request on the wire, the PLD's delay between consecutive requests of the fetch (the gate
- * counts it from the moment the previous one was answered), and for a retry the longer of the
- * delay and the penalty (Retry-After, else twice the delay, capped like a Crawl-delay).
+ * every request on the wire (the timeout for a request that timed out), the PLD's delay between
+ * consecutive requests of the fetch (the gate counts it from the moment the previous one was
+ * answered), and for a retry the longer of the delay and the penalty (Retry-After, else twice the
+ * delay, capped like a Crawl-delay).
  */
-export function fetchTime(sample: FetchSample, delayMs: number, crawlDelayCapMs: number): number {
+export function fetchTime(sample: FetchSample, delayMs: number, p: Omit<Politeness, 'delayMs'>): number {
   if (sample.requests === 0) return 0;
-  const penalty = Math.min(sample.retryAfterMs ?? 2 * delayMs, crawlDelayCapMs);
+  const penalty = Math.min(sample.retryAfterMs ?? 2 * delayMs, p.crawlDelayCapMs);
   const plainGaps = sample.requests - 1 - sample.retries;
-  return (
-    sample.requests * sample.requestMs + plainGaps * delayMs + sample.retries * Math.max(delayMs, penalty)
-  );
+  const wire = sample.timedOut ? p.timeoutMs : sample.requestMs;
+  return sample.requests * wire + plainGaps * delayMs + sample.retries * Math.max(delayMs, penalty);
 }
