@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CrawlConfig, crawlConfig, silentLogger, systemClock } from '../../pipeline/core/index.ts';
+import { type CrawlConfig, silentLogger, systemClock } from '../../pipeline/core/index.ts';
 import {
   createCrawlTools,
   type PolicyName,
@@ -19,6 +19,7 @@ import { seededRandom } from '../../pipeline/schedule/histories/random.ts';
 import { estimateCrawl, readHistoryStats } from '../../pipeline/schedule/index.ts';
 import { type SimPld, startSimWeb, type TruthRecord } from '../../pipeline/simweb/index.ts';
 import { publishSnapshot, snapshotName } from '../../pipeline/snapshot/index.ts';
+import { simConfig } from '../crawl/sim-crawl.ts';
 
 /** The evaluation's crawler: short delays and caps so that a dozen crawls take minutes, not days. */
 const BASE: Partial<CrawlConfig> = {
@@ -142,12 +143,7 @@ export default async function (): Promise<void> {
     for (const [i, recipe] of RECIPES.entries()) {
       const urls = [...new Set(recipe.urls(view))];
       previous.set(recipe.name, urls);
-      const config = crawlConfig({
-        ...BASE,
-        ...recipe.config,
-        resolve: [{ host: '*', address: '127.0.0.1', port: sim.port }],
-        allowPrivate: true,
-      });
+      const config = simConfig(sim, { ...BASE, ...recipe.config });
       const policy = recipe.policy ?? 'longest-first';
       const t0 = performance.now();
       const stats = await readHistoryStats(root);

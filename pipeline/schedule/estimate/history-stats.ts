@@ -136,7 +136,8 @@ export async function readHistoryStats(root: string, maxSnapshots = 8): Promise<
   const folders = entries.map((e) => join(root, e.name));
   const configs = await Promise.all(folders.map(async (f) => pastConfig((await readManifest(f)).config)));
   // first the Crawl-delays, over every crawl: a crawl with too few fetches of a PLD to show its
-  // Crawl-delay still waited for it, and its fetches must be read with that wait taken out
+  // Crawl-delay still waited for it, and its fetches must be read with that wait taken out. The rows
+  // are read again below rather than held: eight snapshots of a whole kernel do not fit comfortably.
   const crawlDelays = new Map<string, number | null>();
   for (const [index, folder] of folders.entries()) {
     for (const [pld, rows] of await readRows(folder)) {

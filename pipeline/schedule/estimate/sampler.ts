@@ -4,8 +4,9 @@
  * timeout) or about how widely its server's answer times spread, and a replay that only resamples
  * those few fetches under-predicts the slowest documents of a crawl, which are what bound short
  * crawls. So a PLD keeps what is its own (its speed, its usual hops, what robots.txt refuses), and
- * the rest is drawn from all PLDs at once, as often as the PLD's own history is thin: with n
- * fetches seen, n / (n + PRIOR_FETCHES) of the draws are its own.
+ * the rest is borrowed, as often as the PLD's own history is thin (with n fetches seen,
+ * n / (n + PRIOR_FETCHES) of the draws are its own): extra hops, retries and timeouts from every
+ * PLD with enough history, the spread of answer times from those closest to it in speed.
  */
 import type { FetchSample, HistoryStats, PldProfile } from './profile.ts';
 
@@ -55,8 +56,8 @@ export interface HistoryPools {
 
 const answered = (s: FetchSample) => s.requests > 0;
 
-function modelOf(profile: PldProfile, pools: Pick<HistoryPools, 'models'>): PldModel {
-  const cached = pools.models.get(profile);
+function modelOf(profile: PldProfile, models: Map<PldProfile, PldModel>): PldModel {
+  const cached = models.get(profile);
   if (cached) return cached;
   const speeds = profile.samples.filter((s) => answered(s) && !s.timedOut).map((s) => s.requestMs);
   const hops = new Map<number, number>();
@@ -69,7 +70,7 @@ function modelOf(profile: PldProfile, pools: Pick<HistoryPools, 'models'>): PldM
     meanSpeedMs: speeds.reduce((a, b) => a + b, 0) / Math.max(1, speeds.length),
     usualHops,
   };
-  pools.models.set(profile, model);
+  models.set(profile, model);
   return model;
 }
 
@@ -79,7 +80,7 @@ export function poolHistory(stats: HistoryStats): HistoryPools {
   const shapes: Shape[] = [];
   const extras: Extra[][] = [];
   for (const profile of stats.plds.values()) {
-    const model = modelOf(profile, { models });
+    const model = modelOf(profile, models);
     if (model.speeds.length >= POOL_MIN_FETCHES && model.meanSpeedMs > 0) {
       shapes.push({
         meanSpeedMs: model.meanSpeedMs,
@@ -130,7 +131,7 @@ export function pldDraws(
   pools: HistoryPools,
   random: () => number,
 ): (own: FetchSample | undefined) => FetchSample {
-  const model = modelOf(profile, pools);
+  const model = modelOf(profile, pools.models);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
   const ownShare = profile.samples.length / (profile.samples.length + PRIOR_FETCHES);
   const near = model.speeds.length > 0 ? neighbours(pools.shapes, model.meanSpeedMs) : [];
