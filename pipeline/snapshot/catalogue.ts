@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotKind } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import { ioError, writeFileAtomic } from './durable-fs.ts';
+import { isSnapshotName } from './snapshot-name.ts';
 
 export const CATALOGUE_FILE = 'index.json';
 export const CATALOGUE_VERSION = 1;
@@ -27,7 +28,39 @@ export interface Catalogue {
   readonly snapshots: readonly CatalogueEntry[];
 }
 
-/** The published snapshots of a root, oldest first (by start, then name); none when there is no index.json. */
+/**
+ * What is wrong with one entry of a parsed index.json, or null. A hand-edited or damaged catalogue
+ * must be refused here, before any stage joins an entry's name to the root or reads its files.
+ */
+function entryProblem(entry: CatalogueEntry, seen: ReadonlySet<string>): string | null {
+  if (typeof entry?.name !== 'string' || !isSnapshotName(entry.name))
+    return `an entry's name ${JSON.stringify(entry?.name)} is not a snapshot folder name`;
+  if (seen.has(entry.name)) return `it lists snapshot ${entry.name} twice`;
+  if (!['weekly', 'interval', 'expand'].includes(entry.kind))
+    return `snapshot ${entry.name} has kind ${JSON.stringify(entry.kind)}`;
+  for (const field of ['startedAt', 'endedAt', 'publishedAt'] as const)
+    if (typeof entry[field] !== 'string' || Number.isNaN(Date.parse(entry[field])))
+      return `snapshot ${entry.name} has no valid ${field}`;
+  if (typeof entry.manifestSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(entry.manifestSha256))
+    return `snapshot ${entry.name} has no manifest SHA-256`;
+  return null;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw ioError('inspect', path, error);
+  }
+}
+
+/**
+ * The published snapshots of a root, in the catalogue's order (oldest first); none when there is
+ * no index.json. Throws `corrupt` when the catalogue is damaged: not JSON, an entry malformed or
+ * listed twice, or an entry whose folder is missing, so that no stage publishes on top of it or
+ * reads files that are not there.
+ */
 export async function listSnapshots(root: string): Promise<readonly CatalogueEntry[]> {
   const path = join(root, CATALOGUE_FILE);
   let text: string;
@@ -37,13 +70,25 @@ export async function listSnapshots(root: string): Promise<readonly CatalogueEnt
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw ioError('read', path, error);
   }
+  const damaged = (problem: string) =>
+    new ObservatoryError('corrupt', `${path} is damaged: ${problem}; repair or remove that entry`);
+  let snapshots: readonly CatalogueEntry[];
   try {
     const catalogue = JSON.parse(text) as Catalogue;
-    if (!Array.isArray(catalogue.snapshots)) throw new Error('no snapshots array');
-    return catalogue.snapshots;
+    if (!Array.isArray(catalogue?.snapshots)) throw new Error('no snapshots array');
+    snapshots = catalogue.snapshots;
   } catch (error) {
     throw new ObservatoryError('corrupt', `${path} is not a snapshot catalogue: ${(error as Error).message}`);
   }
+  const seen = new Set<string>();
+  for (const entry of snapshots) {
+    const problem = entryProblem(entry, seen);
+    if (problem) throw damaged(problem);
+    seen.add(entry.name);
+    if (!(await isFolder(join(root, entry.name))))
+      throw damaged(`it lists snapshot ${entry.name}, whose folder is missing`);
+  }
+  return snapshots;
 }
 
 function chronological(a: CatalogueEntry, b: CatalogueEntry): number {

@@ -41,6 +41,7 @@ function runAstro(env: Record<string, string>): Promise<void> {
   const bin = join(dirname(createRequire(import.meta.url).resolve('astro/package.json')), 'bin/astro.mjs');
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [bin, 'build', '--root', SITE_DIR, '--silent'], {
+      cwd: SITE_DIR,
       env: { ...process.env, ...env, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

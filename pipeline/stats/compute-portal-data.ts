@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CRAWL_DEFAULTS, ObservatoryError, SOFTWARE_VERSION } from '../core/index.ts';
-import { type CatalogueEntry, listSnapshots, openDuckDb, readManifest } from '../snapshot/index.ts';
+import {
+  type CatalogueEntry,
+  listSnapshots,
+  openDuckDb,
+  readManifest,
+  type SnapshotManifest,
+} from '../snapshot/index.ts';
 import { readDictionary } from './data-dictionary.ts';
 import { DATA_LICENCE, DATASET_TITLE, datasetQuads, toJsonLd, toTurtle } from './dataset-description.ts';
 import { exampleQueries } from './doc-queries.ts';
@@ -23,6 +29,24 @@ async function sha256File(path: string): Promise<string> {
   return createHash('sha256')
     .update(await readFile(path))
     .digest('hex');
+}
+
+/**
+ * The manifest of a catalogued snapshot, checked before the portal trusts it: it must be the
+ * manifest index.json pins (its SHA-256 keys the digest cache), and every file it lists must be a
+ * plain name inside the folder, so that no link or download ever follows `../` out of it.
+ */
+async function listedManifest(root: string, entry: CatalogueEntry): Promise<SnapshotManifest> {
+  const folder = join(root, entry.name);
+  const manifest = await readManifest(folder);
+  const corrupt = (problem: string) =>
+    new ObservatoryError('corrupt', `${join(folder, 'manifest.json')}: ${problem}`);
+  if ((await sha256File(join(folder, 'manifest.json'))) !== entry.manifestSha256)
+    throw corrupt('its SHA-256 is not the one index.json lists');
+  for (const f of manifest.files)
+    if (typeof f.name !== 'string' || !/^[^/\\\0]+$/.test(f.name) || f.name === '.' || f.name === '..')
+      throw corrupt(`it lists the file ${JSON.stringify(f.name)}, which is not a name inside the folder`);
+  return manifest;
 }
 
 /** Every file of a published folder with its durable URL: the manifest's data files, then the manifest and SHA256SUMS. */
@@ -58,12 +82,12 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
   }
   const session = await openDuckDb();
   try {
+    const manifests = await Promise.all(catalogue.map((e) => listedManifest(o.root, e)));
     const names = catalogue.map((e) => e.name);
     const history = await queryHistory(session.connection, o.root, names);
     const snapshots: SnapshotView[] = [];
     for (const [i, entry] of catalogue.entries()) {
-      const folder = join(o.root, entry.name);
-      const manifest = await readManifest(folder);
+      const manifest = manifests[i];
       snapshots.push({
         name: entry.name,
         kind: entry.kind,
@@ -74,7 +98,12 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         counts: manifest.counts,
         stats: manifest.stats,
         newPlds: history.newPlds.get(entry.name) ?? 0,
-        digest: await snapshotDigest(session.connection, folder, entry.manifestSha256, o.cacheDir),
+        digest: await snapshotDigest(
+          session.connection,
+          join(o.root, entry.name),
+          entry.manifestSha256,
+          o.cacheDir,
+        ),
         files: await downloadFiles(o, entry, manifest.files),
         manifestSha256: entry.manifestSha256,
       });
