@@ -1,10 +1,37 @@
+import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { createProgress, systemClock } from '../core/index.ts';
-import { listSnapshots, verifySnapshot } from '../snapshot/index.ts';
+import { createProgress, ObservatoryError, systemClock } from '../core/index.ts';
+import { CATALOGUE_FILE, listSnapshots, verifySnapshot } from '../snapshot/index.ts';
 
 interface VerifyCliOptions {
   root: string;
+}
+
+/**
+ * The folders that `verify --root` checks: every snapshot index.json lists. Nothing to verify is a
+ * failure, not a pass: a mirror made without index.json, or a mistyped root, must not look checked.
+ */
+async function catalogued(root: string): Promise<string[]> {
+  const folder = resolve(root);
+  const isFolder = await stat(folder).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isFolder)
+    throw new ObservatoryError('invalid_input', `--root ${folder}: no such folder, nothing to verify`);
+  const entries = await listSnapshots(folder);
+  if (entries.length > 0) return entries.map((e) => join(folder, e.name));
+  const listed = await stat(join(folder, CATALOGUE_FILE)).then(
+    () => true,
+    () => false,
+  );
+  throw new ObservatoryError(
+    'invalid_input',
+    listed
+      ? `${join(folder, CATALOGUE_FILE)} lists no snapshots: nothing to verify`
+      : `no ${CATALOGUE_FILE} in ${folder}: nothing to verify (a mirror needs the catalogue too; the portal's urls.txt lists it)`,
+  );
 }
 
 /** `observatory verify [FOLDER]`: checks snapshot folders against their manifests and checksums. */
@@ -16,10 +43,7 @@ export function verifyCommand(): Command {
     .argument('[folder]', 'a snapshot folder; without it, every snapshot listed in <root>/index.json')
     .option('--root <dir>', 'the snapshots folder', 'snapshots')
     .action(async (folder: string | undefined, options: VerifyCliOptions) => {
-      const folders =
-        folder !== undefined
-          ? [resolve(folder)]
-          : (await listSnapshots(options.root)).map((e) => resolve(join(options.root, e.name)));
+      const folders = folder !== undefined ? [resolve(folder)] : await catalogued(options.root);
       for (const path of folders) {
         const progress = createProgress(`verify ${basename(path)} data.nq.gz bytes`, systemClock);
         const report = await verifySnapshot(path, progress);
@@ -27,6 +51,5 @@ export function verifyCommand(): Command {
           `ok ${report.name}: ${report.files} files, ${report.bytes} bytes, ${report.quads} quads\n`,
         );
       }
-      if (folders.length === 0) process.stdout.write(`no published snapshots in ${resolve(options.root)}\n`);
     });
 }

@@ -99,9 +99,11 @@ function chronological(a: CatalogueEntry, b: CatalogueEntry): number {
 /** Adds (or replaces, by name) one entry and rewrites index.json atomically. */
 export async function addToCatalogue(root: string, entry: CatalogueEntry): Promise<void> {
   const others = (await listSnapshots(root)).filter((e) => e.name !== entry.name);
-  const catalogue: Catalogue = {
-    catalogueVersion: CATALOGUE_VERSION,
-    snapshots: [...others, entry].sort(chronological),
-  };
-  await writeFileAtomic(join(root, CATALOGUE_FILE), `${JSON.stringify(catalogue, null, 2)}\n`);
+  await writeFileAtomic(join(root, CATALOGUE_FILE), formatCatalogue([...others, entry].sort(chronological)));
+}
+
+/** index.json's text for these entries: what publish writes, and what the portal republishes beside the downloads. */
+export function formatCatalogue(snapshots: readonly CatalogueEntry[]): string {
+  const catalogue: Catalogue = { catalogueVersion: CATALOGUE_VERSION, snapshots };
+  return `${JSON.stringify(catalogue, null, 2)}\n`;
 }

@@ -3,7 +3,7 @@
  * manifest, checksums, change detection and statistics; lists and verifies published folders.
  */
 export type { CatalogueEntry } from './catalogue.ts';
-export { CATALOGUE_FILE, listSnapshots } from './catalogue.ts';
+export { CATALOGUE_FILE, formatCatalogue, listSnapshots } from './catalogue.ts';
 export type { DuckDbSession } from './duckdb-session.ts';
 export { countBy, openDuckDb, queryRows, retrievedRdf, sqlString } from './duckdb-session.ts';
 export type { ManifestFile, SnapshotManifest } from './manifest.ts';

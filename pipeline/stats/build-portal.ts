@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
+import { CATALOGUE_FILE } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
 import { DOWNLOADS_DIR, linkDownloads } from './link-downloads.ts';
 import type { PortalData } from './portal-data.ts';
@@ -85,6 +86,12 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   });
   for (const file of [DATASET_TURTLE, DATASET_JSONLD, URL_LIST])
     await copyFile(join(o.dataDir, file), join(out, file));
-  if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) await linkDownloads(o.root, out, data.snapshots);
+  // each snapshot's file list beside its page (the page's folder exists: Astro wrote it)
+  for (const s of data.snapshots)
+    await writeFile(join(out, DOWNLOADS_DIR, s.name, URL_LIST), `${s.files.map((f) => f.url).join('\n')}\n`);
+  if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) {
+    await linkDownloads(o.root, out, data.snapshots);
+    await copyFile(join(o.dataDir, CATALOGUE_FILE), join(out, DOWNLOADS_DIR, CATALOGUE_FILE));
+  }
   return { out, data, statsMs: t1 - t0, renderMs: performance.now() - t1 };
 }

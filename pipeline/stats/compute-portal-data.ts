@@ -3,14 +3,23 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CRAWL_DEFAULTS, ObservatoryError, SOFTWARE_VERSION } from '../core/index.ts';
 import {
+  CATALOGUE_FILE,
   type CatalogueEntry,
+  formatCatalogue,
   listSnapshots,
   openDuckDb,
   readManifest,
   type SnapshotManifest,
 } from '../snapshot/index.ts';
 import { readDictionary } from './data-dictionary.ts';
-import { DATA_LICENCE, DATASET_TITLE, datasetQuads, toJsonLd, toTurtle } from './dataset-description.ts';
+import {
+  DATA_LICENCE,
+  DATASET_TITLE,
+  datasetQuads,
+  snapshotIri,
+  toJsonLd,
+  toTurtle,
+} from './dataset-description.ts';
 import { exampleQueries } from './doc-queries.ts';
 import { domainViews } from './domains.ts';
 import { queryHistory } from './history.ts';
@@ -24,6 +33,11 @@ import type { StatsOptions } from './stats-options.ts';
 export const DATASET_TURTLE = 'dataset.ttl';
 export const DATASET_JSONLD = 'dataset.jsonld';
 export const URL_LIST = 'urls.txt';
+
+/** A snapshot's own file list (like Common Crawl's `*.paths`): `<base-url>snapshots/<name>/urls.txt`. */
+export function snapshotUrlList(baseUrl: string, name: string): string {
+  return `${snapshotIri(baseUrl, name)}${URL_LIST}`;
+}
 
 async function sha256File(path: string): Promise<string> {
   return createHash('sha256')
@@ -138,11 +152,18 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         robotsTtlMs: CRAWL_DEFAULTS.robotsTtlMs,
       },
       datasetFiles: { turtle: DATASET_TURTLE, jsonld: DATASET_JSONLD, urlList: URL_LIST },
+      catalogueUrl: `${o.downloadsUrl}${CATALOGUE_FILE}`,
     };
     await mkdir(o.dataDir, { recursive: true });
     await writeFile(join(o.dataDir, DATASET_TURTLE), await toTurtle(quads));
     await writeFile(join(o.dataDir, DATASET_JSONLD), await toJsonLd(quads));
-    const urls = snapshots.flatMap((s) => s.files.map((f) => f.url));
+    // the catalogue the portal was built from, republished beside the downloads so that a mirror
+    // made from urls.txt can be checked with `observatory verify --root`
+    await writeFile(join(o.dataDir, CATALOGUE_FILE), formatCatalogue(catalogue));
+    const urls = [
+      data.catalogueUrl,
+      ...snapshots.flatMap((s) => [...s.files.map((f) => f.url), snapshotUrlList(o.baseUrl, s.name)]),
+    ];
     await writeFile(join(o.dataDir, URL_LIST), `${urls.join('\n')}\n`);
     await writeFile(join(o.dataDir, PORTAL_DATA_FILE), JSON.stringify(data));
     return data;

@@ -5,7 +5,13 @@
  */
 export type { BuildPortalOptions, BuiltPortal } from './build-portal.ts';
 export { buildPortal, DEFAULT_DATA_DIR, SITE_DIR } from './build-portal.ts';
-export { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
+export {
+  computePortalData,
+  DATASET_JSONLD,
+  DATASET_TURTLE,
+  snapshotUrlList,
+  URL_LIST,
+} from './compute-portal-data.ts';
 export { domainSlug } from './domains.ts';
 export type { PortalData } from './portal-data.ts';
 export { PORTAL_DATA_FILE } from './portal-data.ts';

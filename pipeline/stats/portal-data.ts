@@ -161,6 +161,8 @@ export interface PortalData {
   readonly crawler: CrawlerFacts;
   /** Files beside the pages: the dataset description and the bulk-download list. */
   readonly datasetFiles: { readonly turtle: string; readonly jsonld: string; readonly urlList: string };
+  /** index.json beside the downloads: the catalogue this portal was built from. */
+  readonly catalogueUrl: string;
 }
 
 export const PORTAL_DATA_FILE = 'portal.json';
