@@ -5,7 +5,7 @@ SELECT
   r.url,
   count(*) AS hops,
   string_agg(CAST(r.status AS VARCHAR), ' ' ORDER BY r.hop) AS statuses,
-  string_agg(r."to", ' -> ' ORDER BY r.hop) AS chain,
+  string_agg(r.to_url, ' -> ' ORDER BY r.hop) AS chain,
   any_value(d.final_url) AS final_url,
   any_value(d.status) AS final_status
 FROM read_parquet('snapshots/*/redirects.parquet') AS r

@@ -54,6 +54,11 @@ export interface FetchResult {
   readonly redirects: readonly RedirectHop[];
   /** Requests sent, robots.txt excluded (1 + redirect hops + retries). */
   readonly attempts: number;
+  /**
+   * True when the fetch stopped before requesting `finalUrl` because the caller's claim said another
+   * fetch of the crawl requests it (status, headers and body are then that fetch's).
+   */
+  readonly handedOver: boolean;
 }
 
 /** What parsing one document produced. */
@@ -92,6 +97,13 @@ export interface DocumentRecord {
   readonly lastModified: string | null;
   readonly headers: Readonly<Record<string, string>>;
   readonly redirects: readonly RedirectHop[];
+  /**
+   * Set when this fetch reached its final URL after another fetch of the crawl had requested it: the
+   * url of the record that downloaded it. Such a record carries its own url, times and redirect hops,
+   * the final URL and the owner's status, error, format and statements; it has no statements of its
+   * own, and publishing copies the owner's other response fields. Absent: this fetch downloaded it.
+   */
+  readonly downloadedBy?: string;
 }
 
 /** A finished fetch as the crawl journal stores it and the publisher reads it. */

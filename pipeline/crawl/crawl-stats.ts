@@ -55,10 +55,12 @@ export class CrawlStats {
     this.allPlds.add(record.pld);
     if (record.error) this.errors[record.error] = (this.errors[record.error] ?? 0) + 1;
     if (!isRdfDocument(record)) return;
+    // a graph reached through several URLs is counted once, by the fetch that downloaded it
+    const own = record.downloadedBy === undefined ? record.statements : 0;
     this.rdfDocuments++;
-    this.statements += record.statements;
+    this.statements += own;
     r.rdfDocuments++;
-    r.statements += record.statements;
+    r.statements += own;
     if (!r.pldSet.has(record.pld)) {
       r.pldSet.add(record.pld);
       r.plds++;

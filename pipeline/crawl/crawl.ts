@@ -15,10 +15,12 @@ import { processFetch } from './document.ts';
 import { Frontier, type RoundUrl } from './frontier.ts';
 import { type Journal, openJournal } from './journal.ts';
 import { type PolicyName, type ReadyPld, rankReady } from './policy.ts';
+import { UrlClaims } from './url-claims.ts';
 
 /** What the crawl needs from the web stage: polite fetches, and when each PLD may be asked again. */
 export interface CrawlFetcher {
-  fetchDocument(url: string, signal?: AbortSignal): Promise<FetchResult>;
+  /** `claim` is asked before each request (see UrlClaim in the web stage). */
+  fetchDocument(url: string, signal?: AbortSignal, claim?: (url: string) => boolean): Promise<FetchResult>;
   /** Earliest clock time at which a request to `pld` may start. */
   readyAt(pld: string): number;
   /** The PLD's effective delay between request starts (ours, or its robots.txt Crawl-delay). */
@@ -76,6 +78,7 @@ function seedUrls(seeds: readonly string[]): RoundUrl[] {
 class CrawlRun {
   private readonly frontier = new Frontier();
   private readonly stats = new CrawlStats();
+  private readonly claims = new UrlClaims();
   private readonly inflightByPld = new Map<string, number>();
   private readonly lastServed = new Map<string, number>();
   private readonly inflight = new Set<Promise<void>>();
@@ -224,12 +227,12 @@ class CrawlRun {
 
   private async fetchOne(url: string, depth: number): Promise<void> {
     const { plan, fetcher, loadContext, logger } = this.o;
-    const fetched = await fetcher.fetchDocument(url);
-    const doc = await processFetch(
-      fetched,
-      { segment: plan.segmentFor(depth), round: this.round },
-      loadContext,
-    );
+    const fetched = await fetcher.fetchDocument(url, undefined, (u) => this.claims.claim(u, url));
+    const where = { segment: plan.segmentFor(depth), round: this.round };
+    // a final URL another fetch requested is not downloaded again: this record points at that fetch's
+    const doc = fetched.handedOver
+      ? { record: await this.claims.handOver(fetched, where), statements: [] }
+      : await processFetch(fetched, where, loadContext);
     this.journal.append({ t: 'doc', depth, record: doc.record, statements: doc.statements });
     this.afterDocument(url, depth, doc.record, doc.statements, plan.maxDepth);
     logger.debug(
@@ -246,6 +249,7 @@ class CrawlRun {
     maxDepth: number,
   ): void {
     this.stats.add(record);
+    this.claims.finished(record);
     for (const hop of record.redirects) this.frontier.markSeen(hop.to, depth);
     if (depth >= maxDepth) return;
     let taken = 0;

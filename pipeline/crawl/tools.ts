@@ -39,7 +39,7 @@ export function createCrawlTools(config: CrawlConfig, clock: Clock): CrawlTools 
   const web = createFetcher(config, clock);
   return {
     fetcher: {
-      fetchDocument: (url, signal) => web.fetchDocument(url, signal),
+      fetchDocument: (url, signal, claim) => web.fetchDocument(url, signal, claim),
       readyAt: (pld) => web.gate.readyAt(pld),
       delayFor: (pld) => web.gate.delayOf(pld),
     },

@@ -24,7 +24,7 @@ async function loadPreviousObservations(
 ): Promise<string[]> {
   const read: string[] = [];
   await connection.run(`CREATE TABLE previous_observations (url VARCHAR, previous_snapshot VARCHAR,
-    previous_fetched_at TIMESTAMP, previous_final_url VARCHAR, previous_status INTEGER,
+    previous_fetched_at TIMESTAMPTZ, previous_final_url VARCHAR, previous_status INTEGER,
     previous_error VARCHAR, previous_graph_hash VARCHAR)`);
   await connection.run(`CREATE TABLE unresolved AS SELECT url FROM stage_documents`);
   for (const { name, folder } of earlier) {

@@ -12,6 +12,9 @@ export async function openDuckDb(path = ':memory:'): Promise<DuckDbSession> {
   try {
     const instance = await DuckDBInstance.create(path);
     const connection = await instance.connect();
+    // schema-1 TIMESTAMPs are UTC: casts between them and TIMESTAMPTZ (a history read across both
+    // versions) must not take the machine's zone, and TIMESTAMPTZ prints in UTC
+    await connection.run(`SET TimeZone = 'UTC'`);
     return {
       connection,
       close() {

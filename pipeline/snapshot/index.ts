@@ -11,8 +11,15 @@ export { readManifest } from './manifest.ts';
 export type { ChangeVerdicts, PublishedSnapshot, PublishOptions, ScheduleFromChanges } from './publish.ts';
 export { INCOMPLETE_DIR, publishSnapshot } from './publish.ts';
 export { readSchedule } from './read-schedule.ts';
-export type { ColumnSpec, TableName } from './schema.ts';
-export { NQUADS_FILE, parquetFileName, SNAPSHOT_SCHEMA_VERSION, TABLES } from './schema.ts';
+export type { ColumnSpec, SchemaVersion, TableName } from './schema.ts';
+export {
+  NQUADS_FILE,
+  parquetFileName,
+  readTableSql,
+  SNAPSHOT_SCHEMA_VERSION,
+  TABLES,
+  tableColumns,
+} from './schema.ts';
 export { isSnapshotName, snapshotName } from './snapshot-name.ts';
 export type { RankedCount, SnapshotStats } from './snapshot-stats.ts';
 export type { VerifyReport } from './verify.ts';

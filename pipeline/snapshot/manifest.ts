@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { SnapshotKind } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import { ioError } from './durable-fs.ts';
-import { CHECKSUMS_FILE, MANIFEST_FILE } from './schema.ts';
+import { CHECKSUMS_FILE, MANIFEST_FILE, type SchemaVersion } from './schema.ts';
 import type { SnapshotStats } from './snapshot-stats.ts';
 
 /** One published file, as listed in manifest.json. */
@@ -17,7 +17,8 @@ export interface ManifestFile {
 
 /** manifest.json: everything needed to cite, check and summarise one snapshot folder. */
 export interface SnapshotManifest {
-  readonly schemaVersion: number;
+  /** Schema version of the folder's files: 1 or 2 (see schema.ts and the data dictionary). */
+  readonly schemaVersion: SchemaVersion;
   readonly name: string;
   readonly kind: SnapshotKind;
   /** Start and end of the crawl, ISO 8601 UTC. */

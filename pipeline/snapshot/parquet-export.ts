@@ -2,34 +2,54 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from './duckdb-session.ts';
 import { SNAPSHOT_SCHEMA_VERSION, TABLES, type TableName } from './schema.ts';
 
-/** The published rows of each table, typed and ordered for pruning (see DESIGN.md, Parquet). */
-function tableQuery(table: TableName, snapshot: string, kind: string): string {
-  const snap = sqlString(snapshot);
+/** The snapshot a table is exported for: its folder name, kind and start (ISO 8601 UTC). */
+export interface ExportedSnapshot {
+  readonly name: string;
+  readonly kind: string;
+  readonly startedAt: string;
+}
+
+/**
+ * The published rows of each table, typed and ordered for pruning (see DESIGN.md, Parquet).
+ * documents needs graph_statements (countGraphStatements), so quads is exported first.
+ */
+function tableQuery(table: TableName, snapshot: ExportedSnapshot): string {
+  const head = `${sqlString(snapshot.name)} AS snapshot, ${sqlString(snapshot.startedAt)}::TIMESTAMPTZ AS snapshot_start,
+    ${sqlString(snapshot.kind)} AS kind`;
   switch (table) {
     case 'documents':
-      return `SELECT ${snap} AS snapshot, ${sqlString(kind)} AS kind, segment, round, url, final_url, pld,
+      // statements: distinct, as in quads.parquet (the graph's rows); parsed_statements: as parsed
+      return `SELECT ${head}, segment, round, url, final_url, downloaded_by, pld,
           epoch_ms(fetched_at_ms) AS fetched_at, duration_ms, status, error, error_message, content_type,
-          format, bytes, statements, content_sha256, graph_hash, etag, last_modified,
+          format, bytes, coalesce(g.statements, 0) AS statements, d.statements AS parsed_statements,
+          content_sha256, graph_hash, etag, last_modified,
           CAST(headers_json::JSON AS MAP(VARCHAR, VARCHAR)) AS headers, redirects
-        FROM stage_documents ORDER BY url`;
+        FROM stage_documents d LEFT JOIN graph_statements g ON g.graph = d.final_url ORDER BY url`;
     case 'quads':
-      // a graph is a set: a triple repeated in a document, or a document reached by two URLs, is one row
-      return `SELECT ${snap} AS snapshot, * FROM (SELECT DISTINCT graph, subject, predicate, object,
+      // a graph is a set: a triple repeated in a document is one row
+      return `SELECT ${head}, * FROM (SELECT DISTINCT graph, subject, predicate, object,
           object_kind, datatype, lang FROM stage_quads)
         ORDER BY graph, subject, predicate, object, object_kind, datatype NULLS FIRST, lang NULLS FIRST`;
     case 'redirects':
-      return `SELECT ${snap} AS snapshot, url, hop, from_url AS "from", to_url AS "to", status,
-          epoch_ms(at_ms) AS at
+      return `SELECT ${head}, url, hop, from_url, to_url, status, epoch_ms(at_ms) AS at
         FROM stage_redirects ORDER BY from_url, url, hop`;
     case 'changes':
-      return `SELECT ${snap} AS snapshot, url, previous_snapshot, previous_fetched_at, changed, added, removed,
+      return `SELECT ${head}, url, previous_snapshot, previous_fetched_at, changed, added, removed,
           graph_hash, previous_graph_hash, availability_changed, status, previous_status, error, previous_error
         FROM stage_changes ORDER BY url`;
     case 'schedule':
-      return `SELECT ${snap} AS snapshot, url, level, interval_ms, epoch_ms(next_due_ms) AS next_due, strategy,
-          state
+      return `SELECT ${head}, url, level, interval_ms, epoch_ms(next_due_ms) AS next_due, strategy, state
         FROM stage_schedule ORDER BY url`;
   }
+}
+
+/** The tables in the order they are exported: documents takes its statement counts from quads. */
+export const EXPORT_ORDER: readonly TableName[] = ['quads', 'documents', 'redirects', 'changes', 'schedule'];
+
+/** Counts the rows of each graph of the published quads.parquet into graph_statements. */
+export async function countGraphStatements(connection: DuckDBConnection, quadsFile: string): Promise<void> {
+  await connection.run(`CREATE TABLE graph_statements AS
+    SELECT graph, count(*) AS statements FROM read_parquet(${sqlString(quadsFile)}) GROUP BY graph`);
 }
 
 /**
@@ -41,14 +61,13 @@ export async function exportTable(
   connection: DuckDBConnection,
   table: TableName,
   file: string,
-  snapshot: string,
-  kind: string,
+  snapshot: ExportedSnapshot,
 ): Promise<number> {
   const columns = TABLES[table].map((c) => `CAST("${c.name}" AS ${c.type}) AS "${c.name}"`).join(', ');
   const metadata = `{observatory_schema_version: '${SNAPSHOT_SCHEMA_VERSION}', observatory_table: '${table}',
-    observatory_snapshot: ${sqlString(snapshot)}}`;
+    observatory_snapshot: ${sqlString(snapshot.name)}}`;
   await connection.run(
-    `COPY (SELECT ${columns} FROM (${tableQuery(table, snapshot, kind)})) TO ${sqlString(file)}
+    `COPY (SELECT ${columns} FROM (${tableQuery(table, snapshot)})) TO ${sqlString(file)}
       (FORMAT parquet, COMPRESSION zstd, KV_METADATA ${metadata})`,
   );
   const rows = await connection.runAndReadAll(

@@ -14,7 +14,7 @@ import { openDuckDb } from './duckdb-session.ts';
 import { fsyncPath, hashFile, ioError, isStorageFailure } from './durable-fs.ts';
 import { formatChecksums, type ManifestFile, readManifest, type SnapshotManifest } from './manifest.ts';
 import { exportNquads } from './nquads-export.ts';
-import { exportTable } from './parquet-export.ts';
+import { countGraphStatements, EXPORT_ORDER, exportTable } from './parquet-export.ts';
 import {
   CHECKSUMS_FILE,
   MANIFEST_FILE,
@@ -161,9 +161,13 @@ async function buildFolder(
     const files: ManifestFile[] = [];
     const rows = {} as Record<TableName, number>;
     const paths = {} as Record<TableName, string>;
-    for (const table of TABLE_NAMES) {
+    const exported = { name: options.name, kind: options.kind, startedAt: iso(options.startedAt) };
+    for (const table of EXPORT_ORDER) {
       paths[table] = join(work, parquetFileName(table));
-      rows[table] = await exportTable(connection, table, paths[table], options.name, options.kind);
+      rows[table] = await exportTable(connection, table, paths[table], exported);
+      if (table === 'quads') await countGraphStatements(connection, paths.quads);
+    }
+    for (const table of TABLE_NAMES) {
       files.push({ name: parquetFileName(table), ...(await hashFile(paths[table])), rows: rows[table] });
     }
     await exportNquads(connection, paths.quads, join(work, NQUADS_FILE));

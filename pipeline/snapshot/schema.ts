@@ -4,7 +4,12 @@
  * explains each column. Bump SNAPSHOT_SCHEMA_VERSION on any change, and say since which version a
  * column exists in the dictionary.
  */
-export const SNAPSHOT_SCHEMA_VERSION = 1;
+import { sqlString } from './duckdb-session.ts';
+
+export const SNAPSHOT_SCHEMA_VERSION = 2;
+
+/** Schema versions this code reads (verify, change detection, statistics, histories). */
+export type SchemaVersion = 1 | 2;
 
 export type TableName = 'documents' | 'quads' | 'redirects' | 'changes' | 'schedule';
 
@@ -16,16 +21,26 @@ export interface ColumnSpec {
 
 const col = (name: string, type: string): ColumnSpec => Object.freeze({ name, type });
 
+/** DuckDB's name for TIMESTAMPTZ (what DESCRIBE prints): an instant, written to Parquet as UTC. */
+const TIMESTAMPTZ = 'TIMESTAMP WITH TIME ZONE';
+
+/** What every table of schema 2 starts with: the folder name, its typed start, and its kind. */
+const SNAPSHOT_COLUMNS = [
+  col('snapshot', 'VARCHAR'),
+  col('snapshot_start', TIMESTAMPTZ),
+  col('kind', 'VARCHAR'),
+];
+
 export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.freeze({
   documents: [
-    col('snapshot', 'VARCHAR'),
-    col('kind', 'VARCHAR'),
+    ...SNAPSHOT_COLUMNS,
     col('segment', 'VARCHAR'),
     col('round', 'INTEGER'),
     col('url', 'VARCHAR'),
     col('final_url', 'VARCHAR'),
+    col('downloaded_by', 'VARCHAR'),
     col('pld', 'VARCHAR'),
-    col('fetched_at', 'TIMESTAMP'),
+    col('fetched_at', TIMESTAMPTZ),
     col('duration_ms', 'BIGINT'),
     col('status', 'INTEGER'),
     col('error', 'VARCHAR'),
@@ -34,6 +49,7 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object
     col('format', 'VARCHAR'),
     col('bytes', 'BIGINT'),
     col('statements', 'BIGINT'),
+    col('parsed_statements', 'BIGINT'),
     col('content_sha256', 'VARCHAR'),
     col('graph_hash', 'VARCHAR'),
     col('etag', 'VARCHAR'),
@@ -42,7 +58,7 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object
     col('redirects', 'INTEGER'),
   ],
   quads: [
-    col('snapshot', 'VARCHAR'),
+    ...SNAPSHOT_COLUMNS,
     col('graph', 'VARCHAR'),
     col('subject', 'VARCHAR'),
     col('predicate', 'VARCHAR'),
@@ -52,19 +68,19 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object
     col('lang', 'VARCHAR'),
   ],
   redirects: [
-    col('snapshot', 'VARCHAR'),
+    ...SNAPSHOT_COLUMNS,
     col('url', 'VARCHAR'),
     col('hop', 'INTEGER'),
-    col('from', 'VARCHAR'),
-    col('to', 'VARCHAR'),
+    col('from_url', 'VARCHAR'),
+    col('to_url', 'VARCHAR'),
     col('status', 'INTEGER'),
-    col('at', 'TIMESTAMP'),
+    col('at', TIMESTAMPTZ),
   ],
   changes: [
-    col('snapshot', 'VARCHAR'),
+    ...SNAPSHOT_COLUMNS,
     col('url', 'VARCHAR'),
     col('previous_snapshot', 'VARCHAR'),
-    col('previous_fetched_at', 'TIMESTAMP'),
+    col('previous_fetched_at', TIMESTAMPTZ),
     col('changed', 'BOOLEAN'),
     col('added', 'BIGINT'),
     col('removed', 'BIGINT'),
@@ -77,15 +93,91 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object
     col('previous_error', 'VARCHAR'),
   ],
   schedule: [
-    col('snapshot', 'VARCHAR'),
+    ...SNAPSHOT_COLUMNS,
     col('url', 'VARCHAR'),
     col('level', 'INTEGER'),
     col('interval_ms', 'BIGINT'),
-    col('next_due', 'TIMESTAMP'),
+    col('next_due', TIMESTAMPTZ),
     col('strategy', 'VARCHAR'),
     col('state', 'VARCHAR'),
   ],
 });
+
+/**
+ * Schema 1 as published until the schema bump, for reading older folders: no snapshot_start (and
+ * kind only in documents), redirects' hop columns named `from`/`to`, TIMESTAMP without zone (UTC),
+ * no downloaded_by or parsed_statements, and `statements` as parsed (duplicates included).
+ */
+const TABLES_V1: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.freeze({
+  documents: TABLES.documents
+    .filter((c) => !['snapshot_start', 'downloaded_by', 'parsed_statements'].includes(c.name))
+    .map((c) => (c.type === TIMESTAMPTZ ? col(c.name, 'TIMESTAMP') : c)),
+  quads: TABLES.quads.filter((c) => c.name !== 'snapshot_start' && c.name !== 'kind'),
+  redirects: TABLES.redirects
+    .filter((c) => c.name !== 'snapshot_start' && c.name !== 'kind')
+    .map((c) =>
+      c.name === 'from_url'
+        ? col('from', 'VARCHAR')
+        : c.name === 'to_url'
+          ? col('to', 'VARCHAR')
+          : c.type === TIMESTAMPTZ
+            ? col(c.name, 'TIMESTAMP')
+            : c,
+    ),
+  changes: v1Timestamps(TABLES.changes),
+  schedule: v1Timestamps(TABLES.schedule),
+});
+
+function v1Timestamps(columns: readonly ColumnSpec[]): ColumnSpec[] {
+  return columns
+    .filter((c) => c.name !== 'snapshot_start' && c.name !== 'kind')
+    .map((c) => (c.type === TIMESTAMPTZ ? col(c.name, 'TIMESTAMP') : c));
+}
+
+/** The columns of a table in a given schema version (what `verify` checks a folder against). */
+export function tableColumns(table: TableName, version: SchemaVersion): readonly ColumnSpec[] {
+  return version === 2 ? TABLES[table] : TABLES_V1[table];
+}
+
+/** True for a schema version this code can read. */
+export function isSchemaVersion(value: unknown): value is SchemaVersion {
+  return value === 1 || value === 2;
+}
+
+/**
+ * SQL that reads one published table of a folder of any readable version in the shape of the
+ * current schema: what every reader of older folders goes through, so that none of them needs to
+ * know schema 1. Columns schema 1 lacks are derived where they can be (snapshot_start from the
+ * manifest, kind, downloaded_by = url since every schema-1 row downloaded its own response,
+ * parsed_statements = schema 1's `statements`, which counted as parsed). `statements` stays schema
+ * 1's count (as parsed: at least the distinct count that schema 2 gives). Timestamps become
+ * TIMESTAMPTZ read as UTC, whatever the session's time zone.
+ */
+export function readTableSql(
+  file: string,
+  table: TableName,
+  version: SchemaVersion,
+  snapshot: { readonly startedAt: string; readonly kind: string },
+): string {
+  const source = `read_parquet(${sqlString(file)})`;
+  if (version === 2) return `SELECT * FROM ${source}`;
+  const start = `${sqlString(snapshot.startedAt)}::TIMESTAMPTZ AS snapshot_start`;
+  const kind = `${sqlString(snapshot.kind)} AS kind`;
+  const derived: Record<string, string> = {
+    snapshot_start: start,
+    kind,
+    downloaded_by: 'url AS downloaded_by',
+    parsed_statements: 'statements AS parsed_statements',
+    from_url: '"from" AS from_url',
+    to_url: '"to" AS to_url',
+  };
+  const columns = TABLES[table].map((c) =>
+    c.type === TIMESTAMPTZ && c.name !== 'snapshot_start'
+      ? `timezone('UTC', "${c.name}") AS "${c.name}"`
+      : (derived[c.name] ?? `"${c.name}"`),
+  );
+  return `SELECT ${columns.join(', ')} FROM ${source}`;
+}
 
 export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
 

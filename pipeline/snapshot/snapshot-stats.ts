@@ -16,7 +16,7 @@ export interface RankedCount {
  */
 export interface SnapshotStats {
   readonly documents: number;
-  /** Response bytes (decompressed) over all documents. */
+  /** Response bytes (decompressed) downloaded: a body reached through several URLs counts once. */
   readonly bytes: number;
   /** Rows of quads.parquet (distinct triples per graph). */
   readonly statements: number;
@@ -67,7 +67,9 @@ export async function computeStats(
   const c = `read_parquet(${sqlString(files.changes)})`;
   const [[documents, bytes, redirectedDocuments, pldTotal]] = await queryRows(
     connection,
-    `SELECT count(*), coalesce(sum(bytes), 0), count(*) FILTER (redirects > 0), count(DISTINCT pld) FROM ${d}`,
+    // bytes downloaded: a body reached through several URLs counts once, for the row that downloaded it
+    `SELECT count(*), coalesce(sum(bytes) FILTER (downloaded_by = url), 0), count(*) FILTER (redirects > 0),
+      count(DISTINCT pld) FROM ${d}`,
   );
   const [[statements, subjects, predicates, literals]] = await queryRows(
     connection,

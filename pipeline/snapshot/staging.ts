@@ -8,7 +8,7 @@ const FINGERPRINT_MODULUS = 1n << 256n;
 /** Staging tables: the crawl as handed over, before sorting and typing for publication. */
 const STAGING_DDL = `
 CREATE TABLE stage_documents (
-  url VARCHAR, final_url VARCHAR, pld VARCHAR, segment VARCHAR, round INTEGER, fetched_at_ms BIGINT,
+  url VARCHAR, final_url VARCHAR, downloaded_by VARCHAR, pld VARCHAR, segment VARCHAR, round INTEGER, fetched_at_ms BIGINT,
   duration_ms BIGINT, status INTEGER, error VARCHAR, error_message VARCHAR, content_type VARCHAR,
   format VARCHAR, bytes BIGINT, statements BIGINT, content_sha256 VARCHAR, graph_hash VARCHAR,
   etag VARCHAR, last_modified VARCHAR, headers_json VARCHAR, redirects INTEGER);
@@ -53,6 +53,7 @@ function appendDocument(appender: DuckDBAppender, doc: CrawledDocument): void {
   const r = doc.record;
   text(appender, r.url);
   text(appender, r.finalUrl);
+  text(appender, r.downloadedBy ?? r.url);
   text(appender, r.pld);
   text(appender, r.segment);
   integer(appender, r.round);
@@ -137,6 +138,12 @@ export async function stageCrawl(
   let count = 0;
   let statements = 0;
   for await (const doc of documents) {
+    if (doc.record.downloadedBy !== undefined && doc.statements.length > 0) {
+      throw new ObservatoryError(
+        'invalid_input',
+        `${doc.record.url} brings statements although ${doc.record.downloadedBy} downloaded its final URL`,
+      );
+    }
     appendDocument(docs, doc);
     appendStatements(quads, doc);
     appendRedirects(hops, doc);
@@ -146,14 +153,47 @@ export async function stageCrawl(
   }
   for (const appender of [docs, quads, hops]) appender.closeSync();
 
-  const duplicate = await connection.runAndReadAll(
+  await refuse(
+    connection,
     'SELECT url FROM stage_documents GROUP BY url HAVING count(*) > 1 ORDER BY url LIMIT 1',
+    (url) => `the crawl lists ${url} more than once; a snapshot has one row per URL attempted`,
   );
-  if (duplicate.currentRowCount > 0) {
-    throw new ObservatoryError(
-      'invalid_input',
-      `the crawl lists ${duplicate.getRows()[0][0]} more than once; a snapshot has one row per URL attempted`,
-    );
-  }
+  await shareDownloads(connection);
   return { documents: count, statements, fingerprint: sum.toString(16).padStart(64, '0') };
+}
+
+/** Throws invalid_input with `message(first value)` when `sql` finds a row. */
+async function refuse(
+  connection: DuckDBConnection,
+  sql: string,
+  message: (value: unknown) => string,
+): Promise<void> {
+  const found = await connection.runAndReadAll(sql);
+  if (found.currentRowCount > 0) throw new ObservatoryError('invalid_input', message(found.getRows()[0][0]));
+}
+
+/**
+ * A final URL is downloaded once per crawl (docs/crawling.md): checks that the crawl kept that rule
+ * (one downloading row per final URL, and rows that reached it later point at that row) and gives those rows the downloading row's response columns, so that every row
+ * describes the document its URL leads to and statements are stored once.
+ */
+async function shareDownloads(connection: DuckDBConnection): Promise<void> {
+  await refuse(
+    connection,
+    `SELECT d.url FROM stage_documents d LEFT JOIN stage_documents o ON o.url = d.downloaded_by
+      WHERE d.downloaded_by <> d.url AND o.downloaded_by IS DISTINCT FROM o.url ORDER BY d.url LIMIT 1`,
+    (url) => `${url} points at a row that did not download its final URL`,
+  );
+  await refuse(
+    connection,
+    `SELECT final_url FROM stage_documents WHERE downloaded_by = url
+      GROUP BY final_url HAVING count(*) > 1 ORDER BY final_url LIMIT 1`,
+    (url) => `${url} was downloaded by more than one fetch; a crawl downloads a final URL once`,
+  );
+  await connection.run(`UPDATE stage_documents AS d SET final_url = o.final_url, status = o.status,
+      error = o.error, error_message = o.error_message, content_type = o.content_type, format = o.format,
+      bytes = o.bytes, statements = o.statements, content_sha256 = o.content_sha256,
+      graph_hash = o.graph_hash, etag = o.etag, last_modified = o.last_modified,
+      headers_json = o.headers_json
+    FROM stage_documents AS o WHERE d.downloaded_by = o.url AND d.downloaded_by <> d.url`);
 }

@@ -12,12 +12,14 @@ import { hashFile, ioError } from './durable-fs.ts';
 import { parseChecksums, readManifest, type SnapshotManifest } from './manifest.ts';
 import {
   CHECKSUMS_FILE,
+  isSchemaVersion,
   MANIFEST_FILE,
   NQUADS_FILE,
   parquetFileName,
+  type SchemaVersion,
   SNAPSHOT_SCHEMA_VERSION,
   TABLE_NAMES,
-  TABLES,
+  tableColumns,
 } from './schema.ts';
 
 /** What a successful verification checked. */
@@ -71,7 +73,11 @@ async function checkFiles(folder: string, manifest: SnapshotManifest): Promise<n
   return bytes;
 }
 
-async function checkParquet(folder: string, manifest: SnapshotManifest): Promise<void> {
+async function checkParquet(
+  folder: string,
+  manifest: SnapshotManifest,
+  version: SchemaVersion,
+): Promise<void> {
   const session = await openDuckDb();
   try {
     const { connection } = session;
@@ -90,7 +96,9 @@ async function checkParquet(folder: string, manifest: SnapshotManifest): Promise
         await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${file})`)
       ).getRows();
       const actual = columns.map((c) => `${c[0]} ${c[1]}`).join(', ');
-      const documented = TABLES[table].map((c) => `${c.name} ${c.type}`).join(', ');
+      const documented = tableColumns(table, version)
+        .map((c) => `${c.name} ${c.type}`)
+        .join(', ');
       if (actual !== documented)
         throw corrupt(folder, `${name} has columns (${actual}), expected (${documented})`);
       const kv = (
@@ -98,11 +106,8 @@ async function checkParquet(folder: string, manifest: SnapshotManifest): Promise
           `SELECT value::VARCHAR FROM parquet_kv_metadata(${file}) WHERE key::VARCHAR = 'observatory_schema_version'`,
         )
       ).getRows();
-      if (kv.length !== 1 || kv[0][0] !== String(SNAPSHOT_SCHEMA_VERSION)) {
-        throw corrupt(
-          folder,
-          `${name} does not carry schema version ${SNAPSHOT_SCHEMA_VERSION} in its metadata`,
-        );
+      if (kv.length !== 1 || kv[0][0] !== String(version)) {
+        throw corrupt(folder, `${name} does not carry schema version ${version} in its metadata`);
       }
     }
   } finally {
@@ -141,8 +146,8 @@ async function countNquads(folder: string, total: number, progress?: Progress): 
 
 /**
  * Checks a published snapshot folder: the manifest names it, every file matches its size and
- * checksum (manifest and SHA256SUMS), every Parquet file has the documented schema, schema version
- * and the manifest's row count, and data.nq.gz parses as N-Quads with one quad per quads row.
+ * checksum (manifest and SHA256SUMS), every Parquet file has the documented schema of the folder's
+ * schema version (1 or 2: older folders stay valid), that version and the manifest's row count, and data.nq.gz parses as N-Quads with one quad per quads row.
  * Throws a `corrupt` error naming the first problem found.
  */
 export async function verifySnapshot(folder: string, progress?: Progress): Promise<VerifyReport> {
@@ -150,11 +155,14 @@ export async function verifySnapshot(folder: string, progress?: Progress): Promi
   if (manifest.name !== basename(folder)) {
     throw corrupt(folder, `the manifest names snapshot ${manifest.name}, not the folder's name`);
   }
-  if (manifest.schemaVersion !== SNAPSHOT_SCHEMA_VERSION) {
-    throw corrupt(folder, `schema version ${manifest.schemaVersion} is not ${SNAPSHOT_SCHEMA_VERSION}`);
+  if (!isSchemaVersion(manifest.schemaVersion)) {
+    throw corrupt(
+      folder,
+      `schema version ${manifest.schemaVersion} is not one this software reads (1 to ${SNAPSHOT_SCHEMA_VERSION})`,
+    );
   }
   const bytes = await checkFiles(folder, manifest);
-  await checkParquet(folder, manifest);
+  await checkParquet(folder, manifest, manifest.schemaVersion);
   const nquads = manifest.files.find((f) => f.name === NQUADS_FILE);
   if (!nquads) throw corrupt(folder, `the manifest does not list ${NQUADS_FILE}`);
   const quads = await countNquads(folder, nquads.bytes, progress);

@@ -5,21 +5,25 @@ import {
   countBy,
   parquetFileName,
   queryRows,
+  readManifest,
+  readTableSql,
   retrievedRdf,
-  sqlString,
   type TableName,
 } from '../snapshot/index.ts';
 import type { SnapshotDigest } from './portal-data.ts';
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 /** Bumped whenever the digest's shape or queries change, so cached digests are recomputed. */
-const DIGEST_VERSION = 1;
+const DIGEST_VERSION = 2;
 const EXAMPLES = 10;
 const CLASSES = 50;
 
 /** Queries one snapshot's files for what its manifest stats do not hold. */
 async function queryDigest(connection: DuckDBConnection, folder: string): Promise<SnapshotDigest> {
-  const t = (table: TableName) => `read_parquet(${sqlString(join(folder, parquetFileName(table)))})`;
+  // every table in the current schema's shape, whatever the folder's schema version
+  const manifest = await readManifest(folder);
+  const t = (table: TableName) =>
+    `(${readTableSql(join(folder, parquetFileName(table)), table, manifest.schemaVersion, manifest)})`;
   const [[available]] = await queryRows(
     connection,
     `SELECT count(*) FILTER (${retrievedRdf()}) FROM ${t('documents')}`,
@@ -33,7 +37,7 @@ async function queryDigest(connection: DuckDBConnection, folder: string): Promis
   );
   const chains = await queryRows(
     connection,
-    `SELECT url, count(*), string_agg("to", ' -> ' ORDER BY hop) FROM ${t('redirects')}
+    `SELECT url, count(*), string_agg(to_url, ' -> ' ORDER BY hop) FROM ${t('redirects')}
      GROUP BY url ORDER BY 2 DESC, url LIMIT ${EXAMPLES}`,
   );
   const errors = await queryRows(
@@ -43,7 +47,9 @@ async function queryDigest(connection: DuckDBConnection, folder: string): Promis
   );
   const plds = await queryRows(
     connection,
-    `SELECT d.pld, count(*), coalesce(sum(d.statements), 0), count(*) FILTER (${retrievedRdf('d.error')}),
+    // statements once per graph: a graph reached through several URLs counts for the row that downloaded it
+    `SELECT d.pld, count(*), coalesce(sum(d.statements) FILTER (d.downloaded_by = d.url), 0),
+       count(*) FILTER (${retrievedRdf('d.error')}),
        count(c.changed), count(*) FILTER (c.changed)
      FROM ${t('documents')} AS d LEFT JOIN ${t('changes')} AS c USING (url)
      GROUP BY d.pld ORDER BY 2 DESC, 1`,

@@ -36,6 +36,7 @@ function finish(
   response: Exchange | null,
   error: ErrorCode | null,
   errorMessage: string | null,
+  handedOver = false,
 ): FetchResult {
   return {
     url: p.url,
@@ -49,8 +50,16 @@ function finish(
     durationMs: ctx.clock.now() - p.startedAt,
     redirects: p.redirects,
     attempts: p.attempts,
+    handedOver,
   };
 }
+
+/**
+ * Asked before each request of a document fetch (the URL asked for and every redirect target):
+ * true when this fetch may request `url`, false when another fetch of the same crawl already did,
+ * so that a final URL is downloaded once per crawl (docs/crawling.md).
+ */
+export type UrlClaim = (url: string) => boolean;
 
 /**
  * Sends one hop's request, again while it fails in a way worth retrying (up to maxAttempts), holding
@@ -94,7 +103,9 @@ async function sendWithRetries(
  * Fetches one URL the way the observatory must: robots.txt first, then the request, following
  * 301/302/303/307/308 up to config.maxRedirects with each hop checked again (robots.txt, address
  * guard, politeness of its own PLD) and recorded. Every failure is a FetchResult with an error
- * code; only an abort of `signal` rejects.
+ * code; only an abort of `signal` rejects. When `claim` refuses a URL the fetch stops there,
+ * before asking robots.txt or sending anything, and hands over: `finalUrl` is that URL, with
+ * `handedOver` set and no status or body.
  */
 export async function fetchWithRules(
   ctx: WebContext,
@@ -102,6 +113,7 @@ export async function fetchWithRules(
   url: string,
   accept: string,
   signal?: AbortSignal,
+  claim?: UrlClaim,
 ): Promise<FetchResult> {
   const p: Progress = { url, startedAt: ctx.clock.now(), redirects: [], attempts: 0 };
   const first = URL.parse(url);
@@ -112,6 +124,7 @@ export async function fetchWithRules(
   current.hash = '';
   const visited = new Set([current.href]);
   for (;;) {
+    if (claim && !claim(current.href)) return finish(ctx, p, current.href, null, null, null, true);
     const verdict = await robots.check(current, signal);
     if (verdict !== null) {
       return finish(ctx, p, current.href, null, verdict.code, verdict.message);

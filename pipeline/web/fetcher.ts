@@ -2,7 +2,7 @@ import { Agent } from 'undici';
 import { type Clock, type CrawlConfig, type FetchResult, systemClock } from '../core/index.ts';
 import { ACCEPT_JSONLD, ACCEPT_RDF } from './accept.ts';
 import type { WebContext } from './exchange.ts';
-import { fetchWithRules } from './fetch-document.ts';
+import { fetchWithRules, type UrlClaim } from './fetch-document.ts';
 import { pinnedConnector } from './pinned-connector.ts';
 import type { PldStats } from './pld-stats.ts';
 import { createPolitenessGate, type PolitenessGate } from './politeness-gate.ts';
@@ -10,8 +10,8 @@ import { createRobotsCache } from './robots-cache.ts';
 
 /** The crawler's one door to the Web: polite, robots-aware, guarded fetching for one crawl. */
 export interface Fetcher {
-  /** Fetches a document with RDF content negotiation (see fetchWithRules for the rules). */
-  fetchDocument(url: string, signal?: AbortSignal): Promise<FetchResult>;
+  /** Fetches a document with RDF content negotiation (see fetchWithRules for the rules and `claim`). */
+  fetchDocument(url: string, signal?: AbortSignal, claim?: UrlClaim): Promise<FetchResult>;
   /** Fetches a JSON-LD context (Accept: application/ld+json) under the same rules, for a context loader. */
   fetchContext(url: string, signal?: AbortSignal): Promise<FetchResult>;
   /** The politeness gate every request of this fetcher waits at; ask it `readyAt(pld)` to schedule. */
@@ -39,7 +39,7 @@ export function createFetcher(config: CrawlConfig, clock: Clock = systemClock): 
   };
   const robots = createRobotsCache(ctx);
   return {
-    fetchDocument: (url, signal) => fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal),
+    fetchDocument: (url, signal, claim) => fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal, claim),
     fetchContext: (url, signal) => fetchWithRules(ctx, robots, url, ACCEPT_JSONLD, signal),
     gate: ctx.gate,
     stats: () => ctx.stats,

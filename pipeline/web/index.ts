@@ -5,6 +5,7 @@
  */
 export { ACCEPT_ENCODING, ACCEPT_JSONLD, ACCEPT_RDF } from './accept.ts';
 export { isBlockedAddress } from './address-guard.ts';
+export type { UrlClaim } from './fetch-document.ts';
 export type { Fetcher } from './fetcher.ts';
 export { createFetcher } from './fetcher.ts';
 export type { PldStats } from './pld-stats.ts';

@@ -41,7 +41,7 @@ test('an added triple is a change with added = 1', () => {
       graph_hash: 'hash-a2',
     },
   );
-  assert.equal(rows.get('http://example.org/a')?.previous_fetched_at, '2026-11-16 00:01:00');
+  assert.equal(rows.get('http://example.org/a')?.previous_fetched_at, '2026-11-16 00:01:00+00');
 });
 
 test('a triple added next to relabelled blank nodes counts as one added triple', () => {
@@ -116,10 +116,12 @@ test('the manifest summarises changes and the schedule is published', async () =
   session.close();
   assert.deepEqual(plan[0], {
     snapshot: '2026-11-23',
+    snapshot_start: '2026-11-23 00:00:00+00',
+    kind: 'weekly',
     url: 'http://example.org/a',
     level: 1,
     interval_ms: '302400000',
-    next_due: '2026-11-26 12:00:00',
+    next_due: '2026-11-26 12:00:00+00',
     strategy: 'dyldo',
     state: '{"run":1}',
   });

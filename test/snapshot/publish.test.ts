@@ -68,10 +68,12 @@ test('documents.parquet has one row per URL, sorted by url, with every column', 
   );
   const d = rows[3];
   assert.equal(d.snapshot, '2026-11-16');
+  assert.equal(d.snapshot_start, '2026-11-16 00:00:00+00');
   assert.equal(d.kind, 'weekly');
   assert.equal(d.final_url, 'https://www.example.org/d2');
+  assert.equal(d.downloaded_by, 'http://example.org/d');
   assert.equal(d.pld, 'example.org');
-  assert.equal(d.fetched_at, '2026-11-16 00:01:03');
+  assert.equal(d.fetched_at, '2026-11-16 00:01:03+00');
   assert.equal(d.redirects, 2);
   assert.equal(d.format, 'ntriples');
   assert.deepEqual(d.headers, [
@@ -102,6 +104,8 @@ test('quads.parquet holds every statement in its document graph, sorted by graph
   const name = rows.find((r) => r.lang === 'de');
   assert.deepEqual(name, {
     snapshot: '2026-11-16',
+    snapshot_start: '2026-11-16 00:00:00+00',
+    kind: 'weekly',
     graph: 'http://example.org/a',
     subject: 'http://example.org/a',
     predicate: 'http://xmlns.com/foaf/0.1/name',
@@ -123,21 +127,25 @@ test('redirects.parquet has one row per hop', async () => {
   assert.deepEqual(rows, [
     {
       snapshot: '2026-11-16',
+      snapshot_start: '2026-11-16 00:00:00+00',
+      kind: 'weekly',
       url: 'http://example.org/d',
       hop: 1,
-      from: 'http://example.org/d',
-      to: 'https://example.org/d',
+      from_url: 'http://example.org/d',
+      to_url: 'https://example.org/d',
       status: 301,
-      at: '2026-11-16 00:01:03',
+      at: '2026-11-16 00:01:03+00',
     },
     {
       snapshot: '2026-11-16',
+      snapshot_start: '2026-11-16 00:00:00+00',
+      kind: 'weekly',
       url: 'http://example.org/d',
       hop: 2,
-      from: 'https://example.org/d',
-      to: 'https://www.example.org/d2',
+      from_url: 'https://example.org/d',
+      to_url: 'https://www.example.org/d2',
       status: 303,
-      at: '2026-11-16 00:01:03.1',
+      at: '2026-11-16 00:01:03.1+00',
     },
   ]);
 });
@@ -149,7 +157,7 @@ test('the first snapshot has no previous observations and an empty schedule with
   const schedule = await query(`DESCRIBE SELECT * FROM read_parquet('${folder}/schedule.parquet')`);
   assert.deepEqual(
     schedule.map((c) => c.column_name),
-    ['snapshot', 'url', 'level', 'interval_ms', 'next_due', 'strategy', 'state'],
+    ['snapshot', 'snapshot_start', 'kind', 'url', 'level', 'interval_ms', 'next_due', 'strategy', 'state'],
   );
 });
 
@@ -177,7 +185,7 @@ test('SHA256SUMS passes sha256sum -c and the manifest records files, counts and 
   const manifest = await readManifest(folder);
   assert.equal(manifest.kind, 'weekly');
   assert.equal(manifest.startedAt, '2026-11-16T00:00:00.000Z');
-  assert.equal(manifest.schemaVersion, 1);
+  assert.equal(manifest.schemaVersion, 2);
   assert.deepEqual(manifest.config, { concurrency: 64 });
   assert.deepEqual(manifest.counts, { documents: 7, statements: 15, redirects: 2, changes: 7, schedule: 0 });
   assert.equal(manifest.files.find((f) => f.name === 'quads.parquet')?.rows, 15);

@@ -66,6 +66,16 @@ const checks: Record<string, (rows: Record<string, unknown>[]) => void> = {
     assert.equal(e?.last_status, 404);
     assert.equal(row(rows, 'url', 'http://other.example.net/f')?.availability, 0);
   },
+  'statements-per-snapshot.sql': (rows) => {
+    // the identity the query shows: every graph's statements are its rows in quads.parquet
+    assert.deepEqual(
+      rows.map((r) => [r.snapshot, r.statements, r.quads]),
+      [
+        ['2026-11-16', '15', '15'],
+        ['2026-11-23', '17', '17'],
+      ],
+    );
+  },
   'vocabulary-dynamics.sql': (rows) => {
     const person = row(rows, 'class', 'http://xmlns.com/foaf/0.1/Person');
     assert.deepEqual(person, {

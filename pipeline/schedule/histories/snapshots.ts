@@ -1,18 +1,18 @@
-import { DuckDBInstance } from '@duckdb/node-api';
 import { ObservatoryError } from '../../core/index.ts';
+import { openDuckDb } from '../../snapshot/index.ts';
 import { changeHistory } from './change-history.ts';
 import type { ChangeHistory } from './types.ts';
 
 /**
- * Change histories from the observatory's own snapshots (documents.parquet: url, fetched_at
- * TIMESTAMP, graph_hash VARCHAR). Each url's first observation is its baseline; an observation is
+ * Change histories from the observatory's own snapshots (documents.parquet of any schema version:
+ * url, fetched_at, graph_hash VARCHAR). Each url's first observation is its baseline; an observation is
  * a change when its graph_hash differs from that url's previous observation, and the change is
  * dated at that observation (the true time is unknown). Rows without a graph_hash (failed
  * fetches) are not observations of content and are left out. `source` is a Parquet file or glob.
  */
 export async function snapshotHistories(source: string): Promise<ChangeHistory[]> {
-  const instance = await DuckDBInstance.create(':memory:');
-  const connection = await instance.connect();
+  // a glob may mix schema versions (fetched_at TIMESTAMP in 1, TIMESTAMPTZ in 2): the session reads both as UTC
+  const { connection, close } = await openDuckDb();
   try {
     const reader = await connection.runAndReadAll(
       `SELECT url, epoch_ms(min(fetched_at)) AS first, epoch_ms(max(fetched_at)) AS last,
@@ -31,11 +31,10 @@ export async function snapshotHistories(source: string): Promise<ChangeHistory[]
   } catch (error) {
     throw new ObservatoryError(
       'invalid_input',
-      `${source}: expected documents.parquet with columns url, fetched_at (TIMESTAMP), graph_hash (VARCHAR): ${(error as Error).message.split('\n')[0]}`,
+      `${source}: expected documents.parquet with columns url, fetched_at (TIMESTAMPTZ, or TIMESTAMP in UTC), graph_hash (VARCHAR): ${(error as Error).message.split('\n')[0]}`,
       { cause: error },
     );
   } finally {
-    connection.closeSync();
-    instance.closeSync();
+    close();
   }
 }
