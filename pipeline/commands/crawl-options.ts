@@ -26,6 +26,9 @@ export interface CrawlCliOptions {
   maxBytes: string;
   maxRedirects: string;
   maxLinks: string;
+  maxContexts: string;
+  maxCrawlContexts: string;
+  parseBudget: string;
   userAgent?: string;
   policy: string;
   now?: string;
@@ -66,6 +69,21 @@ export function addCrawlOptions(command: Command): Command {
       '--max-links <n>',
       'links of one document the frontier takes at most',
       String(CRAWL_DEFAULTS.maxLinksPerDocument),
+    )
+    .option(
+      '--max-contexts <n>',
+      'remote JSON-LD contexts one document may name',
+      String(CRAWL_DEFAULTS.maxContextsPerDocument),
+    )
+    .option(
+      '--max-crawl-contexts <n>',
+      'remote JSON-LD contexts one crawl fetches at most',
+      String(CRAWL_DEFAULTS.maxContextsPerCrawl),
+    )
+    .option(
+      '--parse-budget <duration>',
+      'CPU time parsing and hashing one document may take',
+      `${CRAWL_DEFAULTS.parseBudgetMs / 1000}s`,
     )
     .option('--user-agent <text>', 'User-Agent header (must contain our product token)')
     .addOption(
@@ -109,6 +127,9 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     maxBytes: integer('--max-bytes', o.maxBytes),
     maxRedirects: integer('--max-redirects', o.maxRedirects),
     maxLinksPerDocument: integer('--max-links', o.maxLinks),
+    maxContextsPerDocument: integer('--max-contexts', o.maxContexts),
+    maxContextsPerCrawl: integer('--max-crawl-contexts', o.maxCrawlContexts),
+    parseBudgetMs: parseDuration(o.parseBudget, '--parse-budget'),
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),
   });
   const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;

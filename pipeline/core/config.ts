@@ -43,6 +43,15 @@ export interface CrawlConfig {
    * million links must not grow the frontier by a million URLs.
    */
   readonly maxLinksPerDocument: number;
+  /**
+   * Distinct remote JSON-LD contexts one document may name (nested ones included): a document
+   * naming thousands of contexts on as many hosts must not send the crawler to all of them.
+   */
+  readonly maxContextsPerDocument: number;
+  /** Remote JSON-LD contexts one crawl fetches at most (each fetched once; cached ones are free). */
+  readonly maxContextsPerCrawl: number;
+  /** CPU milliseconds parsing and hashing one document may take (`too_complex` past it). */
+  readonly parseBudgetMs: number;
   readonly resolve: readonly ResolveRule[];
   /** Lift the address guard (loopback, private ranges); for the simulated Web and tests only. */
   readonly allowPrivate: boolean;
@@ -63,6 +72,9 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   robotsUnavailableTtlMs: 10 * 60_000,
   maxAttempts: 2,
   maxLinksPerDocument: 10_000,
+  maxContextsPerDocument: 8,
+  maxContextsPerCrawl: 1_000,
+  parseBudgetMs: 60_000,
   resolve: Object.freeze([]),
   allowPrivate: false,
 });
@@ -101,10 +113,16 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
     'crawlDelayCapMs',
     'robotsTtlMs',
     'robotsUnavailableTtlMs',
+    'parseBudgetMs',
   ] as const) {
     nonNegative(k, c[k]);
   }
-  if (c.timeoutMs === 0) throw invalidInput('timeoutMs', 'a positive number of milliseconds', c.timeoutMs);
+  for (const k of ['maxContextsPerDocument', 'maxContextsPerCrawl'] as const) {
+    if (!Number.isInteger(c[k]) || c[k] < 0) throw invalidInput(k, 'a whole number of at least 0', c[k]);
+  }
+  for (const k of ['timeoutMs', 'parseBudgetMs'] as const) {
+    if (c[k] === 0) throw invalidInput(k, 'a positive number of milliseconds', c[k]);
+  }
   if (typeof c.userAgent !== 'string' || !c.userAgent.includes(c.productToken)) {
     throw invalidInput(
       'userAgent',

@@ -21,6 +21,16 @@ export const ERROR_CODES = {
   bad_encoding: { action: 'skip', meaning: 'the Content-Encoding could not be decoded' },
   not_rdf: { action: 'skip', meaning: 'the body is not RDF in any supported syntax (or only trivial RDFa)' },
   parse: { action: 'skip', meaning: 'the RDF has a syntax error; statements before the error are kept' },
+  too_complex: {
+    action: 'skip',
+    meaning:
+      'the document was not read: nested deeper than its parser allows, or parsing and hashing it took more than the per-document CPU budget',
+  },
+  context_limit: {
+    action: 'skip',
+    meaning:
+      'a remote JSON-LD context the document needs was refused (per-document or per-crawl context limit), so its JSON-LD was not read',
+  },
   redirect_loop: { action: 'skip', meaning: 'a redirect led back to a URL already on the redirect path' },
   redirect_limit: { action: 'skip', meaning: 'more redirect hops than the redirect path limit' },
   redirect_invalid: { action: 'skip', meaning: 'a redirect without a usable Location header' },

@@ -232,7 +232,7 @@ class CrawlRun {
     // a final URL another fetch requested is not downloaded again: this record points at that fetch's
     const doc = fetched.handedOver
       ? { record: await this.claims.handOver(fetched, where), statements: [] }
-      : await processFetch(fetched, where, loadContext);
+      : await processFetch(fetched, where, { config: this.o.config, loadContext });
     this.journal.append({ t: 'doc', depth, record: doc.record, statements: doc.statements });
     this.afterDocument(url, depth, doc.record, doc.statements, plan.maxDepth);
     logger.debug(

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { CrawlSegment, DocumentRecord, FetchResult, Statement } from '../core/index.ts';
+import type { CrawlConfig, CrawlSegment, DocumentRecord, FetchResult, Statement } from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
-import { type ContextLoader, graphHash, parseDocument } from '../rdf/index.ts';
+import { type ContextLoader, readDocument } from '../rdf/index.ts';
 
 /** A fetched, parsed document ready for the journal. */
 export interface ProcessedDocument {
@@ -9,21 +9,33 @@ export interface ProcessedDocument {
   readonly statements: readonly Statement[];
 }
 
-/** Turns one fetch into a document record and its statements: parse, hash, and note what came back. */
+/** How a crawl reads its documents: the limits in its config, and its JSON-LD context loader. */
+export interface Reading {
+  readonly config: CrawlConfig;
+  readonly loadContext?: ContextLoader;
+}
+
+/**
+ * Turns one fetch into a document record and its statements: parse and hash (in a parse worker,
+ * within the config's CPU budget and context limit), and note what came back.
+ */
 export async function processFetch(
   fetch: FetchResult,
   where: { segment: CrawlSegment; round: number },
-  loadContext?: ContextLoader,
+  reading: Reading,
 ): Promise<ProcessedDocument> {
   const body = fetch.body;
   const parsed =
     body && fetch.error === null
-      ? await parseDocument({
-          body,
-          contentType: fetch.headers['content-type'] ?? null,
-          documentUrl: fetch.finalUrl,
-          loadContext,
-        })
+      ? await readDocument(
+          {
+            body,
+            contentType: fetch.headers['content-type'] ?? null,
+            documentUrl: fetch.finalUrl,
+            loadContext: reading.loadContext,
+          },
+          { cpuBudgetMs: reading.config.parseBudgetMs, maxContexts: reading.config.maxContextsPerDocument },
+        )
       : null;
   const statements = parsed?.statements ?? [];
   const record: DocumentRecord = {
@@ -42,7 +54,7 @@ export async function processFetch(
     bytes: body?.length ?? 0,
     statements: statements.length,
     contentSha256: body ? createHash('sha256').update(body).digest('hex') : null,
-    graphHash: statements.length > 0 ? await graphHash(statements) : null,
+    graphHash: parsed?.graphHash ?? null,
     etag: fetch.headers.etag ?? null,
     lastModified: fetch.headers['last-modified'] ?? null,
     headers: fetch.headers,

@@ -1,30 +1,14 @@
+import { Parser } from 'htmlparser2';
+
 /**
  * Element nesting deeper than this is refused before a markup parser sees it: saxes resolves each
  * element's namespace prefix by walking up the open elements, and the RDFa parser works up its tag
  * stack likewise, so nesting n deep costs n² (3 MB of 100,000 nested elements took minutes).
- * Real RDF/XML nests a few dozen levels; HTML is counted loosely (an unclosed `<p>` or `<li>`
- * counts as open), hence its larger bound.
+ * Real RDF/XML nests a few dozen levels; real HTML leaves some inline elements unclosed, hence
+ * its larger bound.
  */
 export const MAX_XML_DEPTH = 1024;
 export const MAX_HTML_DEPTH = 4096;
-
-/** HTML elements that never have content or an end tag. */
-const VOID_ELEMENTS = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
 
 /** Where the construct starting at `i` (`<!--`, `<![CDATA[`, `<?`, `<!`) ends: the index after it. */
 function skipMarkup(text: string, i: number): number {
@@ -40,11 +24,13 @@ function skipMarkup(text: string, i: number): number {
 }
 
 /**
- * The deepest element nesting of an XML or HTML text, counted without parsing it (comments,
- * CDATA, processing instructions, declarations and quoted attribute values skipped; in HTML, void
- * elements too); stops counting once past `stopAbove`.
+ * The deepest element nesting of an XML text as saxes (RDF/XML) sees it, counted without parsing
+ * it (comments, CDATA, processing instructions, declarations and quoted attribute values
+ * skipped); stops counting once past `stopAbove`. Every end tag counts one level less: saxes pops
+ * at least one element for each (an end tag that matches no open element pops them all), so
+ * this never counts less than saxes nests.
  */
-export function markupDepth(text: string, html: boolean, stopAbove: number): number {
+export function xmlDepth(text: string, stopAbove: number): number {
   let depth = 0;
   let deepest = 0;
   let i = text.indexOf('<');
@@ -64,7 +50,7 @@ export function markupDepth(text: string, html: boolean, stopAbove: number): num
       else if (c === 0x3e) break;
     }
     if (next === 0x2f) depth--;
-    else if (text.charCodeAt(j - 1) !== 0x2f && !(html && VOID_ELEMENTS.has(tagName(text, i + 1)))) {
+    else if (text.charCodeAt(j - 1) !== 0x2f) {
       depth++;
       if (depth > deepest) deepest = depth;
       if (deepest > stopAbove) return deepest;
@@ -74,7 +60,30 @@ export function markupDepth(text: string, html: boolean, stopAbove: number): num
   return deepest;
 }
 
-function tagName(text: string, from: number): string {
-  const match = /^[A-Za-z][^\s/>]*/.exec(text.slice(from, from + 16));
-  return match ? match[0].toLowerCase() : '';
+/**
+ * The deepest element nesting of an (X)HTML text as the RDFa parser sees it, counted by the HTML
+ * parser it is built on (htmlparser2, with its options): the parser's own open and close events,
+ * so void elements, end tags implied by a start tag (`<li>` closing an open `<li>`), end tags
+ * that match no open element (ignored: `<div></b>` nests one deeper each time), and text inside
+ * `<script>` are all counted exactly as that parser stacks them. Stops once past `stopAbove`.
+ */
+export function htmlDepth(text: string, stopAbove: number): number {
+  let depth = 0;
+  let deepest = 0;
+  const parser = new Parser(
+    {
+      onopentagname() {
+        depth++;
+        if (depth > deepest) deepest = depth;
+        if (deepest > stopAbove) parser.pause();
+      },
+      onclosetag() {
+        depth--;
+      },
+    },
+    // as parse-rdfa.ts configures it: HTML and XHTML profiles both run htmlparser2 in HTML mode
+    { decodeEntities: false, recognizeSelfClosing: true },
+  );
+  parser.write(text);
+  return deepest;
 }

@@ -1,4 +1,4 @@
-import type { ParseResult, RdfFormat, Statement } from '../core/index.ts';
+import { CRAWL_DEFAULTS, type ParseResult, type RdfFormat, type Statement } from '../core/index.ts';
 import { decodeBody } from './decode-body.ts';
 import { formatForMediaType, parseContentType } from './media-type.ts';
 import { publishesRdfa } from './rdfa-rule.ts';
@@ -16,6 +16,8 @@ export interface DocumentInput {
   readonly documentUrl: string;
   /** Loads remote JSON-LD contexts; without it a remote context fails the document. */
   readonly loadContext?: ContextLoader;
+  /** Distinct remote JSON-LD contexts the document may name (default: the crawl default, 8). */
+  readonly maxContexts?: number;
 }
 
 interface Attempt {
@@ -35,6 +37,8 @@ interface Attempt {
  *   furthest (most statements before its error, earliest candidate on ties), else from a declared
  *   syntax that the content also looks like, failing at its first statement;
  * - otherwise the body is `not_rdf` with format null.
+ * A bound that refuses the document in any attempt (nesting too deep, a JSON-LD context refused)
+ * ends it at once with that refusal's code (`too_complex`, `context_limit`), format null.
  */
 export async function parseDocument(input: DocumentInput): Promise<ParseResult> {
   const { mediaType, charset } = parseContentType(input.contentType);
@@ -50,8 +54,12 @@ export async function parseDocument(input: DocumentInput): Promise<ParseResult> 
       baseIri: input.documentUrl,
       builder,
       loadContext: input.loadContext,
+      maxContexts: input.maxContexts ?? CRAWL_DEFAULTS.maxContextsPerDocument,
       mediaType,
     });
+    if (error !== null && typeof error === 'object') {
+      return { format: null, statements: [], error: error.code, errorMessage: `${format}: ${error.message}` };
+    }
     const attempt = { format, statements: builder.statements, error };
     if (format === 'rdfa' ? publishesRdfa(attempt.statements) : error === null) {
       if (format === declared || attempt.statements.length > 0) {

@@ -1,7 +1,8 @@
 import jsonld from 'jsonld';
 import type { RemoteDocument } from 'jsonld/jsonld-spec.d.ts';
+import { ObservatoryError } from '../core/index.ts';
 import type { RdfJsQuad } from './rdf-terms.ts';
-import type { ContextLoader, SyntaxInput } from './syntax-parser.ts';
+import type { Refusal, SyntaxInput } from './syntax-parser.ts';
 
 /** Nesting deeper than this is refused before jsonld's recursive algorithms could overflow the stack. */
 const MAX_DEPTH = 256;
@@ -29,29 +30,48 @@ export function jsonDepth(text: string, stopAbove = MAX_DEPTH): number {
 /**
  * jsonld fetches remote contexts through its document loader; ours only ever asks the injected
  * loader, so jsonld itself never touches the network. Without a loader a remote context fails
- * the document (a `parse` error), it does not crash or fetch.
+ * the document (a `parse` error), it does not crash or fetch. jsonld asks once per distinct URL
+ * per document (its cache outlives a document only for contexts tagged static, and ours are not),
+ * so counting the URLs asked for counts the document's contexts, nested ones included.
+ * A context past `maxContexts`, or one the loader refuses, is remembered as the refusal.
  */
-function documentLoader(loadContext: ContextLoader | undefined) {
-  return async (url: string) => {
+function documentLoader({ loadContext, maxContexts }: SyntaxInput) {
+  const named = new Set<string>();
+  let refusal: Refusal | null = null;
+  const load = async (url: string) => {
+    named.add(url);
+    if (named.size > maxContexts) {
+      refusal ??= {
+        code: 'context_limit',
+        message: `the document names more than ${maxContexts} remote JSON-LD contexts; ${url} was refused`,
+      };
+      throw new Error(refusal.message);
+    }
     if (!loadContext) throw new Error(`remote JSON-LD context ${url} needs a context loader, none was given`);
+    let text: string;
+    try {
+      text = await loadContext(url);
+    } catch (error) {
+      if (error instanceof ObservatoryError && error.code === 'context_limit') {
+        refusal ??= { code: 'context_limit', message: error.message };
+      }
+      throw error;
+    }
     return {
       contextUrl: undefined,
       documentUrl: url,
-      document: (await loadContext(url)) as RemoteDocument['document'],
+      document: JSON.parse(text) as RemoteDocument['document'],
     };
   };
+  return { load, refusal: () => refusal };
 }
 
 /**
  * JSON-LD through jsonld.toRDF. jsonld converts a document as a whole, so an error (bad JSON,
- * invalid JSON-LD, an unloadable context) keeps no statements.
+ * invalid JSON-LD, an unloadable context) keeps no statements; a refused context is a refusal.
  */
-export async function parseJsonLd({
-  text,
-  baseIri,
-  builder,
-  loadContext,
-}: SyntaxInput): Promise<string | null> {
+export async function parseJsonLd(input: SyntaxInput): Promise<string | Refusal | null> {
+  const { text, baseIri, builder } = input;
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -59,15 +79,19 @@ export async function parseJsonLd({
     return (error as Error).message;
   }
   if (document === null || typeof document !== 'object') return 'JSON text is not an object or array';
-  if (jsonDepth(text) > MAX_DEPTH) return `JSON nested deeper than ${MAX_DEPTH} levels`;
+  if (jsonDepth(text) > MAX_DEPTH)
+    return { code: 'too_complex', message: `JSON nested deeper than ${MAX_DEPTH} levels` };
+  const loader = documentLoader(input);
   try {
     const quads = (await jsonld.toRDF(document as jsonld.JsonLdDocument, {
       base: baseIri,
-      documentLoader: documentLoader(loadContext),
+      documentLoader: loader.load,
     })) as unknown as RdfJsQuad[];
     for (const quad of quads) builder.add(quad);
     return null;
   } catch (error) {
+    const refusal = loader.refusal();
+    if (refusal) return refusal;
     const e = error as Error & { details?: { cause?: Error } };
     return e.details?.cause ? `${e.message}: ${e.details.cause.message}` : e.message || String(error);
   }

@@ -33,7 +33,7 @@ test('a remote JSON-LD context goes through the injected loader only', async () 
     documentUrl: URL_A,
     loadContext: async (url) => {
       asked.push(url);
-      return { '@context': { name: 'http://schema.org/name' } };
+      return JSON.stringify({ '@context': { name: 'http://schema.org/name' } });
     },
   });
   assert.deepEqual(asked, ['https://schema.org/']);

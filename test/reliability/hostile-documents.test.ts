@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ParseResult } from '../../pipeline/core/index.ts';
-import { graphHash, parseDocument, serializeNQuads } from '../../pipeline/rdf/index.ts';
+import { graphHash, parseDocument, readDocument, serializeNQuads } from '../../pipeline/rdf/index.ts';
 
 /** Hostile bodies straight into the parsers: each gets a vocabulary error or a bounded result, never a crash. */
 const URL_ = 'http://hostile.example.org/doc';
@@ -91,11 +91,93 @@ test('deep nesting in every nesting syntax is an error or a result, not a stack 
   for (const [name, body, type] of cases) {
     const result = await parse(body, type);
     assert.ok(
-      result.error === null || ['parse', 'not_rdf'].includes(result.error),
+      result.error === null || ['parse', 'not_rdf', 'too_complex'].includes(result.error),
       `${name}: ${result.error} ${result.errorMessage}`,
     );
     await graphHash(result.statements);
   }
+});
+
+/**
+ * `<div></b>` nests one deeper each time for the HTML parser (an end tag matching no open element
+ * is ignored), while a guard that subtracted one per end tag saw depth 1: 900 KB ran for 102 s.
+ * Each body here is far past the bound in the parser's own count, so a guard that counts the way
+ * the parser does refuses them before the parser runs (an unfixed guard lets them run for hours).
+ */
+test('stray end tags do not hide nesting from the depth guard', async () => {
+  const n = 200_000;
+  const rdfa = '<div property="http://ex.org/p">x</div>';
+  const cases: [string, string, string | null][] = [
+    ['HTML', `<html><body>${rdfa}${'<div></b>'.repeat(n)}</body></html>`, 'text/html'],
+    [
+      'XHTML',
+      `<html xmlns="http://www.w3.org/1999/xhtml"><body>${rdfa}${'<div></b>'.repeat(n)}</body></html>`,
+      'application/xhtml+xml',
+    ],
+    [
+      'unclosed p and an unmatched end tag',
+      `<html><body>${rdfa}${'<span></p>'.repeat(n)}</body></html>`,
+      'text/html',
+    ],
+    [
+      'RDF/XML falling back to RDFa',
+      `<rdf:RDF xmlns:rdf="${RDF}">${'<rdf:Description></b>'.repeat(n)}</rdf:RDF>`,
+      'application/rdf+xml',
+    ],
+  ];
+  for (const [name, body, type] of cases) {
+    const result = await parse(body, type);
+    assert.equal(result.error, 'too_complex', `${name}: ${result.error} ${result.errorMessage}`);
+  }
+});
+
+test('end tags the HTML parser implies keep real pages under the depth guard', async () => {
+  const n = 20_000;
+  const item = '<li property="http://ex.org/p">x';
+  const pages: [string, string][] = [
+    ['unclosed list items', `<html><body><ul>${item.repeat(n)}</ul></body></html>`],
+    ['unclosed paragraphs', `<html><body>${'<p property="http://ex.org/p">x'.repeat(n)}</body></html>`],
+    [
+      'table cells and rows',
+      `<html><body><table>${'<tr><td property="http://ex.org/p">x<td>y'.repeat(n)}</table></body></html>`,
+    ],
+    [
+      'markup inside script',
+      `<html><body><script>${'<div>'.repeat(n)}</script><p property="http://ex.org/p">x</p></body></html>`,
+    ],
+  ];
+  for (const [name, body] of pages) {
+    const result = await parse(body, 'text/html');
+    assert.equal(result.error, null, `${name}: ${result.errorMessage}`);
+  }
+});
+
+/**
+ * Nesting just under the HTML bound followed by stray end tags: every `</b>` makes the HTML parser
+ * search 4,000 open elements, about 10 µs of CPU here, so 3 million of them need some 30 s, 60 times
+ * the budget given. The worker running the parser never yields; only terminating it stops it.
+ */
+test('a document that needs more CPU than its budget is stopped as too_complex', async () => {
+  const body = Buffer.from(
+    `<html><body>${'<div>'.repeat(4000)}<span property="http://ex.org/p">x</span>${'</b>'.repeat(3_000_000)}</body></html>`,
+  );
+  const result = await readDocument(
+    { body, contentType: 'text/html', documentUrl: URL_ },
+    { cpuBudgetMs: 500, maxContexts: 8 },
+  );
+  assert.equal(result.error, 'too_complex', String(result.errorMessage));
+  assert.match(String(result.errorMessage), /CPU/);
+  // the pool replaced the terminated worker: the next document is read as usual
+  const next = await readDocument(
+    {
+      body: Buffer.from('<http://ex.org/s> <http://ex.org/p> "o" .'),
+      contentType: 'text/turtle',
+      documentUrl: URL_,
+    },
+    { cpuBudgetMs: 60_000, maxContexts: 8 },
+  );
+  assert.equal(next.error, null);
+  assert.equal(next.statements.length, 1);
 });
 
 test('gigantic literals and IRIs parse, hash and serialise whole', async () => {

@@ -1,0 +1,39 @@
+import type { CrawlConfig } from '../core/index.ts';
+import { ObservatoryError } from '../core/index.ts';
+import type { ContextLoader } from '../rdf/index.ts';
+import type { Fetcher } from '../web/index.ts';
+
+/**
+ * One crawl's remote JSON-LD contexts. They are fetched through the crawl's own fetcher, so they
+ * obey robots.txt and politeness like every other request; each URL is fetched once per crawl
+ * (failures too) and its answer reused; and at most `maxContextsPerCrawl` are fetched: past it,
+ * a context not fetched yet is refused (`context_limit`), one already fetched still served.
+ * The per-document limit is the parser's (parse-jsonld.ts), counted on every context a
+ * document names, fetched or cached, so that whether a document passes does not depend on
+ * what other documents fetched before it. A resumed crawl starts counting afresh.
+ */
+export function contextLoader(web: Fetcher, config: CrawlConfig): ContextLoader {
+  const cache = new Map<string, Promise<string>>();
+  return (url) => {
+    let pending = cache.get(url);
+    if (pending) return pending;
+    if (cache.size >= config.maxContextsPerCrawl) {
+      return Promise.reject(
+        new ObservatoryError(
+          'context_limit',
+          `remote JSON-LD context ${url} refused: this crawl fetched its limit of ${config.maxContextsPerCrawl} contexts`,
+        ),
+      );
+    }
+    pending = web.fetchContext(url).then((result) => {
+      if (result.error || !result.body) {
+        throw new ObservatoryError('parse', `JSON-LD context ${url}: ${result.error ?? 'empty'}`);
+      }
+      return result.body.toString('utf8');
+    });
+    // a failure is an answer too: the same broken context is not fetched again this crawl
+    pending.catch(() => {});
+    cache.set(url, pending);
+    return pending;
+  };
+}
