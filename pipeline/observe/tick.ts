@@ -6,6 +6,7 @@ import {
   readHistoryStats,
   SLOT_MS,
   weekPosition,
+  weekStartOf,
 } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
 import { listSnapshots, snapshotName } from '../snapshot/index.ts';
@@ -61,10 +62,11 @@ export interface TickContext extends ObserveContext {
 }
 
 /**
- * One sub-weekly tick: finds the current slot of the week (16 slots of 10.5 h from the latest
- * weekly snapshot) and, if that slot's crawl is not published yet, crawls the kernel documents
- * due in it and publishes an interval snapshot named by the slot's start. Slots missed while the
- * observatory was down are reported, not replayed: their documents are simply due now.
+ * One sub-weekly tick: finds the current slot of the week (16 slots of 10.5 h from the boundary of
+ * the latest weekly snapshot's week, see weekStartOf) and, if that slot's crawl is not published
+ * yet, crawls the kernel documents due in it and publishes an interval snapshot named by the
+ * slot's start. Slots missed while the observatory was down are reported, not replayed: their
+ * documents are simply due now.
  * Safe to call at any frequency: it does nothing when the slot is done.
  */
 export async function runTick(ctx: TickContext): Promise<TickOutcome> {
@@ -95,8 +97,10 @@ async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
   const snapshots = await listSnapshots(ctx.root);
   const weekly = snapshots.filter((s) => s.kind === 'weekly').at(-1);
   if (!weekly) return { status: 'no-weekly' };
-  const weekStart = Date.parse(weekly.startedAt);
-  const position = weekPosition(weekStart, ctx.clock.now());
+  const weekStart = weekStartOf(weekly.name);
+  // one reading of the clock decides the slot and is the run's start, so the start lies in the slot
+  const now = ctx.clock.now();
+  const position = weekPosition(weekStart, now);
   if (!position) return { status: 'weekly-due', weekStart };
   if (position.slot === 0) return { status: 'weekly-slot', slot: 0 };
   const published = new Set(snapshots.map((s) => s.name));
@@ -129,7 +133,7 @@ async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
   const run: RunState = {
     kind: 'interval',
     name,
-    startedAt: ctx.clock.now(),
+    startedAt: now,
     weekStart,
     slot: position.slot,
     seeds: due,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { nextSchedule } from '../schedule/index.ts';
+import { nextSchedule, weekStartOf } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
 import { listSnapshots, readSchedule, snapshotName } from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
@@ -44,7 +44,8 @@ async function weeklyUnlocked(o: WeeklyOptions): Promise<WeeklyOutcome> {
       kind: 'weekly',
       name,
       startedAt: now,
-      weekStart: now,
+      // the week's slots count from its boundary, not from this measured instant
+      weekStart: weekStartOf(name),
       slot: 0,
       seeds: o.kernel,
     } satisfies RunState;

@@ -71,4 +71,4 @@ export { defaultStrategy, PUBLISHED_STRATEGIES, STRATEGIES, strategyByName } fro
 export type { Bounds, Decision, DecisionInput, History, Strategy, Truth } from './strategies/types.ts';
 export { windowHalfStrategy, windowTenStrategy } from './strategies/window.ts';
 export type { Observation, WeekPosition } from './tick-plan.ts';
-export { dueUrls, nextSchedule, weekPosition } from './tick-plan.ts';
+export { dueUrls, nextSchedule, weekPosition, weekStartOf } from './tick-plan.ts';

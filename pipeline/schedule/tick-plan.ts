@@ -9,12 +9,24 @@ import {
 import { PAPER_BOUNDS, WEEK } from './strategies/intervals.ts';
 import { ObservationLog } from './strategies/observation-log.ts';
 
-/** Where a moment falls in the observatory's week: 16 slots of 10.5 h from the weekly snapshot's start. */
+/** Where a moment falls in the observatory's week: 16 slots of 10.5 h from the week's boundary. */
 export interface WeekPosition {
   readonly weekStart: number;
   /** 0 is the weekly snapshot's own slot; 1..15 are the interval crawls. */
   readonly slot: number;
   readonly slotStart: number;
+}
+
+/**
+ * The week's boundary: 00:00 UTC of the day a weekly snapshot is named by (its folder, YYYY-MM-DD).
+ * Never the snapshot's measured start, which lies a few milliseconds (or hours) after the
+ * boundary: slots counted from it would start that much late, and a tick run at the first
+ * instant of a slot would fall into the slot before.
+ */
+export function weekStartOf(weeklyName: string): number {
+  const start = Date.parse(`${weeklyName}T00:00:00Z`);
+  if (Number.isNaN(start)) throw new Error(`not a weekly snapshot name: ${weeklyName}`);
+  return start;
 }
 
 /** The slot `now` falls in, or null once the week is over (the next weekly snapshot is due). */
@@ -40,9 +52,10 @@ export interface Observation {
 }
 
 /**
- * The DyLDO rule of the observatory paper (a document moves up a level after changes in two
- * consecutive observations at its level, down after DYLDO_DOWN_AFTER unchanged ones), as the
- * strategies module implements it for the evaluation too: one implementation for both.
+ * The DyLDO levels of the observatory paper (up a level after changes in two consecutive
+ * observations at its level) with a move-down rule of this project's own, not the paper's (down
+ * after DYLDO_DOWN_AFTER consecutive unchanged ones), as the strategies module implements it for
+ * the evaluation too: one implementation for both.
  */
 const tickStrategy = dyldoStrategy(DYLDO_DOWN_AFTER);
 

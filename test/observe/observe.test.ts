@@ -4,11 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { clockStartingAt, crawlConfig, parseResolveRule, silentLogger } from '../../pipeline/core/index.ts';
+import {
+  clockStartingAt,
+  crawlConfig,
+  manualClock,
+  parseResolveRule,
+  silentLogger,
+} from '../../pipeline/core/index.ts';
 import { latestSchedule, runTick, runWeeklySnapshot } from '../../pipeline/observe/index.ts';
 import { dueUrls, SLOT_MS, WEEK } from '../../pipeline/schedule/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
-import { listSnapshots } from '../../pipeline/snapshot/index.ts';
+import { listSnapshots, snapshotName } from '../../pipeline/snapshot/index.ts';
 
 let sim: SimWeb;
 let root: string;
@@ -151,3 +157,67 @@ test('a tick with little time crawls what fits and the next slot takes the postp
   const urls = new Set(crawled.map((r) => r[0]));
   for (const url of late.postponed) assert.ok(urls.has(url), `${url} crawled in the next slot`);
 });
+
+test('slots count from the week boundary, not from when the weekly snapshot started', async () => {
+  // a weekly snapshot that started 90 minutes late (cron delayed, lock held): its week still starts
+  // at 00:00 UTC of its day, so slots, names and due times do not move with its measured start
+  const w5 = W0 + 4 * WEEK;
+  const weeklyRun = await weekly(w5 + 90 * 60_000);
+  assert.equal(weeklyRun.status, 'published');
+  if (weeklyRun.status !== 'published') return;
+  assert.equal(weeklyRun.snapshot.name, new Date(w5).toISOString().slice(0, 10));
+  const schedule = await latestSchedule(root);
+  for (const e of schedule)
+    assert.equal(
+      (e.nextDue - w5) % SLOT_MS,
+      0,
+      `${e.url} due at a slot start (${new Date(e.nextDue).toISOString()})`,
+    );
+  let slot = 1;
+  while (slot < 15 && dueUrls(schedule, w5 + slot * SLOT_MS).length === 0) slot++;
+  assert.ok(dueUrls(schedule, w5 + slot * SLOT_MS).length > 0, 'a slot of week 5 with documents due');
+  const start = w5 + slot * SLOT_MS;
+
+  // 1 ms before the slot: still the slot before, where nothing is due yet (a clock that stands
+  // still, since a real-time one would reach the boundary while the tick reads the catalogue)
+  sim.setClock(start - 1);
+  const before = await runTick({ ...ctx(start - 1), clock: manualClock(start - 1) });
+  assert.deepEqual(
+    before,
+    slot === 1 ? { status: 'weekly-slot', slot: 0 } : { status: 'nothing-due', slot: slot - 1, missed: [] },
+  );
+
+  // at the first instant of the slot: published under the slot's start, started inside the slot
+  const at = await tick(start);
+  assert.equal(at.status, 'published');
+  if (at.status !== 'published') return;
+  assert.equal(at.snapshot.name, snapshotName('interval', start));
+  assertInSlot(at.snapshot.manifest.startedAt, start);
+
+  // 1 ms after: the same slot, already done
+  assert.deepEqual(await tick(start + 1), { status: 'already-published', name: at.snapshot.name, slot });
+
+  // a cron tick three hours into a later slot: named by that slot's start, started when it ran
+  let late = slot + 1;
+  while (late < 15 && dueUrls(await latestSchedule(root), w5 + late * SLOT_MS).length === 0) late++;
+  const lateStart = w5 + late * SLOT_MS;
+  const lateTick = await tick(lateStart + 3 * 3_600_000);
+  assert.equal(lateTick.status, 'published', `slot ${late}`);
+  if (lateTick.status !== 'published') return;
+  assert.equal(lateTick.snapshot.name, snapshotName('interval', lateStart));
+  assert.ok(Date.parse(lateTick.snapshot.manifest.startedAt) >= lateStart + 3 * 3_600_000);
+  assertInSlot(lateTick.snapshot.manifest.startedAt, lateStart);
+
+  // what the portal's Snapshots page lists side by side (catalogue name and start) agrees too
+  for (const entry of (await listSnapshots(root)).filter((s) => s.kind === 'interval'))
+    assertInSlot(entry.startedAt, Date.parse(entry.name.replace(/T(\d\d)(\d\d)Z$/, 'T$1:$2:00Z')));
+});
+
+/** An interval snapshot's start (the real start of its tick) lies in the slot its folder is named by. */
+function assertInSlot(startedAt: string, slotStart: number): void {
+  const t = Date.parse(startedAt);
+  assert.ok(
+    t >= slotStart && t < slotStart + SLOT_MS,
+    `started ${startedAt} outside the slot ${new Date(slotStart).toISOString()}`,
+  );
+}
