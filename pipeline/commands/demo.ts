@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { request } from 'undici';
 import { crawlConfig, createLogger, invalidInput } from '../core/index.ts';
-import { type DemoResult, runDemo } from '../demo/index.ts';
+import { type DemoResult, prepareDemoFolder, runDemo } from '../demo/index.ts';
 import { SCENARIOS, type SimWeb, startSimWeb } from '../simweb/index.ts';
 import { buildPortal, type PortalServer, servePortal } from '../stats/index.ts';
 import { addSimWebOptions, type SimWebCliOptions, simWebOptionsFromCli } from './simweb-options.ts';
@@ -109,7 +109,11 @@ export function demoCommand(): Command {
     ),
     { docs: 1500, plds: 120, latencyScale: 0.05, faults: 0.5 },
   )
-    .option('--out <dir>', 'where the demo writes (wiped first; git-ignored)', 'demo-output')
+    .option(
+      '--out <dir>',
+      'where the demo writes (emptied first; refused if it holds files an earlier demo did not write)',
+      'demo-output',
+    )
     .option('--weeks <n>', 'full weeks of weekly snapshots and ticks', '4')
     .option('--delay <seconds>', 'politeness delay, scaled down for the demo', '0.02')
     .option('--log-level <level>', 'structured log level (logs go to OUT/demo.log)', 'info')
@@ -126,6 +130,9 @@ export function demoCommand(): Command {
       const out = resolve(cli.out);
       const started = performance.now();
       const say = (line: string) => process.stdout.write(`${line}\n`);
+      // the folder is emptied before anything writes there, the log included
+      await prepareDemoFolder(out);
+      const logger = createLogger({ level: cli.logLevel, file: join(out, 'demo.log') });
       const sim = await startSimWeb(simWebOptionsFromCli(cli));
       let result: DemoResult;
       try {
@@ -141,7 +148,7 @@ export function demoCommand(): Command {
             crawlDelayCapMs: 2000,
             maxAttempts: 1,
           }),
-          logger: createLogger({ level: cli.logLevel, file: join(out, 'demo.log') }),
+          logger,
           say,
         });
       } finally {

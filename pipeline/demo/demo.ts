@@ -1,21 +1,21 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { CrawlConfig, Logger } from '../core/index.ts';
 import { clockStartingAt, parseResolveRule, readUriList } from '../core/index.ts';
 import { runExpansion, writeExpansion } from '../crawl/index.ts';
 import { runTick, runWeeklySnapshot } from '../observe/index.ts';
-import { SLOT_MS, SLOTS_PER_WEEK, WEEK } from '../schedule/index.ts';
+import { DAY, SLOT_MS, SLOTS_PER_WEEK, WEEK } from '../schedule/index.ts';
 import type { SimWeb } from '../simweb/index.ts';
 import { type CaptureMeasures, captureMeasures } from './truth-comparison.ts';
 
 export interface DemoOptions {
-  /** Where seeds/, snapshots/ and logs go (wiped first). */
+  /** Where seeds/ and snapshots/ go: a folder prepareDemoFolder emptied. */
   readonly out: string;
   readonly sim: SimWeb;
   /** Full weeks observed: a weekly snapshot and its 15 sub-weekly ticks each, then a closing weekly snapshot. */
   readonly weeks: number;
-  /** Start of the first week (virtual time). */
+  /** Virtual time to start at; the first week starts at the next 00:00 UTC (a week boundary). */
   readonly start: number;
   /** Crawl settings; `resolve` and `allowPrivate` are set to reach the simulated Web. */
   readonly config: CrawlConfig;
@@ -63,7 +63,8 @@ async function kernelObservations(
  */
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const { sim, say } = o;
-  await rm(o.out, { recursive: true, force: true });
+  // weeks count from 00:00 UTC of the weekly snapshot's day, so the demo's weeks start there too
+  const start = Math.ceil(o.start / DAY) * DAY;
   await mkdir(join(o.out, 'seeds'), { recursive: true });
   const snapshotsDir = join(o.out, 'snapshots');
   const config: CrawlConfig = {
@@ -76,7 +77,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const coreFile = join(o.out, 'seeds', 'core.txt');
   await sim.writeCoreSeeds(coreFile);
   const seeds = await readUriList(coreFile);
-  const expandAt = o.start - 60_000;
+  const expandAt = start - 60_000;
   sim.setClock(expandAt);
   say(`expand: 2-hop crawl around ${seeds.length} core seeds`);
   const expansion = await runExpansion({
@@ -104,7 +105,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   let published = 0;
   // `weeks` full weeks (a weekly snapshot and its 15 ticks each), closed by one more weekly snapshot
   for (let week = 0; week <= o.weeks; week++) {
-    const weekStart = o.start + week * WEEK;
+    const weekStart = start + week * WEEK;
     sim.setClock(weekStart);
     const weekly = await runWeeklySnapshot({
       root: snapshotsDir,
@@ -136,7 +137,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     );
   }
 
-  const end = o.start + o.weeks * WEEK;
+  const end = start + o.weeks * WEEK;
   const truth = new Map<string, number[]>();
   for (const record of sim.truth(end)) {
     truth.set(
@@ -145,8 +146,8 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     );
   }
   const observed = await kernelObservations(snapshotsDir);
-  // a minute of slack: fetched_at is the crawl's clock, a little after the slot's virtual moment
-  const span = { start: o.start, end: end + 60 * 60_000 };
+  // an hour of slack: fetched_at is the crawl's clock, a little after the slot's virtual moment
+  const span = { start, end: end + 60 * 60_000 };
   return {
     snapshotsDir,
     kernel: kernel.length,

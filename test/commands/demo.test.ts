@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { DEMO_MARKER } from '../../pipeline/demo/index.ts';
 import { CLI, runCli } from './cli-process.ts';
 
 test('observatory demo runs the whole observatory and ends with a built portal', async () => {
@@ -38,4 +39,31 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   assert.equal(verify.status, 0, verify.stderr);
   assert.match(verify.stdout, /ok 2026-01-05/);
   assert.match(verify.stdout, /ok 2026-01-12/);
+  // the structured log was opened after the folder was emptied, so it is still there, full
+  const log = readFileSync(join(dir, 'demo.log'), 'utf8').trim().split('\n');
+  assert.ok(log.length > 10, `${log.length} log lines`);
+  for (const line of log) assert.equal(typeof JSON.parse(line).level, 'number', line);
+  assert.ok(existsSync(join(dir, DEMO_MARKER)), "the folder is marked as the demo's own");
+});
+
+test('demo --out refuses a folder holding files it did not write, and they survive', async () => {
+  const home = await mkdtemp(join(tmpdir(), 'demo-home-'));
+  await mkdir(join(home, 'notes'));
+  await writeFile(join(home, 'notes', 'thesis.txt'), 'years of work\n');
+  await writeFile(join(home, '.profile'), 'export A=1\n');
+  const { status, stdout, stderr } = await runCli(['demo', '--no-serve', '--out', home]);
+  assert.equal(status, 2, stderr);
+  assert.equal(stdout, '', 'nothing started');
+  assert.match(
+    stderr,
+    /^observatory: --out .*demo-home-\S+ holds files the demo did not write \(no \.observatory-demo in it\); .* \[invalid_input\]\n$/,
+  );
+  assert.deepEqual((await readdir(home)).sort(), ['.profile', 'notes']);
+  assert.equal(readFileSync(join(home, 'notes', 'thesis.txt'), 'utf8'), 'years of work\n');
+
+  const file = join(home, '.profile');
+  const notAFolder = await runCli(['demo', '--no-serve', '--out', file]);
+  assert.equal(notAFolder.status, 2);
+  assert.match(notAFolder.stderr, /^observatory: --out .*\.profile is not a folder; .*\[invalid_input\]\n$/);
+  assert.equal(readFileSync(file, 'utf8'), 'export A=1\n');
 });
