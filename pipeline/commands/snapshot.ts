@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { Command } from 'commander';
-import { createProgress, invalidInput, readUriList } from '../core/index.ts';
+import { createProgress, invalidInput, ObservatoryError, readUriList } from '../core/index.ts';
 import { runWeeklySnapshot } from '../observe/index.ts';
 import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
 
@@ -24,9 +25,19 @@ export function snapshotCommand(): Command {
     if (!Number.isInteger(adaptiveRounds) || adaptiveRounds < 0) {
       throw invalidInput('--adaptive-rounds', 'a whole number of at least 0', o.adaptiveRounds);
     }
+    // no kernel yet is the usual first-run mistake: say which command makes one, as tick does
+    if (!existsSync(o.kernel))
+      throw new ObservatoryError(
+        'invalid_input',
+        `no kernel at ${o.kernel}: run \`observatory expand\` first (or give --kernel FILE)`,
+      );
     const kernel = await readUriList(o.kernel);
     if (kernel.length === 0)
-      throw invalidInput('--kernel', 'a kernel with at least one URI (run expand first)', o.kernel);
+      throw invalidInput(
+        '--kernel',
+        'a kernel with at least one URI (run `observatory expand` first)',
+        o.kernel,
+      );
     const outcome = await runWeeklySnapshot({
       root: o.out,
       kernel,

@@ -89,19 +89,19 @@ test('a snapshot killed with -9 at random moments resumes and ends as an uninter
   assert.ok(!existsSync(join(killed, '.incomplete', '2026-01-05')), 'nothing left in .incomplete');
 });
 
-test('a missing or empty kernel is one line and exit code 2', () => {
+test('a missing or empty kernel says to run expand first, in one line with exit code 2', () => {
   const out = mkdtempSync(join(tmpdir(), 'snap-bad-'));
   const missing = run(...args(out, join(out, 'nope.txt')));
   assert.equal(missing.status, 2);
   assert.match(
     missing.stderr.trim(),
-    /^observatory: cannot read URI list .*nope\.txt: no such file \[invalid_input\]$/,
+    /^observatory: no kernel at .*nope\.txt: run `observatory expand` first \(or give --kernel FILE\) \[invalid_input\]$/,
   );
   const empty = join(out, 'empty.txt');
   writeFileSync(empty, '# nothing yet\n');
   const none = run(...args(out, empty));
   assert.equal(none.status, 2);
-  assert.match(none.stderr.trim(), /run expand first/);
+  assert.match(none.stderr.trim(), /run `observatory expand` first/);
   assert.equal(none.stderr.trim().split('\n').length, 1);
 });
 
