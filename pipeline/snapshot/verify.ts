@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { StreamParser } from 'n3';
 import type { Progress } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
@@ -110,8 +111,31 @@ async function checkParquet(
         throw corrupt(folder, `${name} does not carry schema version ${version} in its metadata`);
       }
     }
+    if (version >= 2) await checkStatementCounts(connection, folder);
   } finally {
     session.close();
+  }
+}
+
+/**
+ * Schema 2's identity between documents and quads: each graph's rows in quads.parquet are the
+ * `statements` of the one row that downloaded it (downloaded_by = url, final_url = graph).
+ */
+async function checkStatementCounts(connection: DuckDBConnection, folder: string): Promise<void> {
+  const documents = sqlString(join(folder, parquetFileName('documents')));
+  const quads = sqlString(join(folder, parquetFileName('quads')));
+  const [mismatch] = (
+    await connection.runAndReadAll(`SELECT coalesce(o.final_url, g.graph), o.statements, g.statements
+      FROM (SELECT final_url, statements FROM read_parquet(${documents}) WHERE downloaded_by = url AND statements > 0) AS o
+      FULL JOIN (SELECT graph, count(*) AS statements FROM read_parquet(${quads}) GROUP BY graph) AS g
+        ON g.graph = o.final_url
+      WHERE o.statements IS DISTINCT FROM g.statements LIMIT 1`)
+  ).getRows();
+  if (mismatch) {
+    throw corrupt(
+      folder,
+      `graph ${mismatch[0]} has ${mismatch[2] ?? 0} rows in quads.parquet, its downloading row says ${mismatch[1] ?? 0} statements`,
+    );
   }
 }
 
@@ -147,7 +171,8 @@ async function countNquads(folder: string, total: number, progress?: Progress): 
 /**
  * Checks a published snapshot folder: the manifest names it, every file matches its size and
  * checksum (manifest and SHA256SUMS), every Parquet file has the documented schema of the folder's
- * schema version (1 or 2: older folders stay valid), that version and the manifest's row count, and data.nq.gz parses as N-Quads with one quad per quads row.
+ * schema version (1 or 2: older folders stay valid), that version and the manifest's row count,
+ * (schema 2) each graph's quads are the statements of the row that downloaded it, and data.nq.gz parses as N-Quads with one quad per quads row.
  * Throws a `corrupt` error naming the first problem found.
  */
 export async function verifySnapshot(folder: string, progress?: Progress): Promise<VerifyReport> {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { manualClock } from '../../pipeline/core/index.ts';
-import { publishSnapshot, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { openDuckDb, publishSnapshot, verifySnapshot } from '../../pipeline/snapshot/index.ts';
 import { source, WEEK1, week1 } from './sample-crawl.ts';
 
 const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
@@ -75,6 +75,38 @@ test('verify catches a manifest row count that disagrees with the Parquet file',
   await assert.rejects(verifySnapshot(folder), {
     code: 'corrupt',
     message: /documents\.parquet has 7 rows, the manifest says 8/,
+  });
+});
+
+test('verify catches statements that do not reconcile with quads.parquet', async () => {
+  const folder = await damaged('statements', async (f) => {
+    const path = join(f, 'documents.parquet');
+    const session = await openDuckDb();
+    try {
+      // the same file with one more statement claimed for example.org/a, metadata kept
+      await session.connection.run(`COPY (SELECT * REPLACE (CASE WHEN url = 'http://example.org/a'
+          THEN statements + 1 ELSE statements END AS statements) FROM read_parquet('${path}'))
+        TO '${path}.new' (FORMAT parquet, COMPRESSION zstd, KV_METADATA {observatory_schema_version: '2'})`);
+    } finally {
+      session.close();
+    }
+    await rename(`${path}.new`, path);
+    // keep sizes and checksums consistent so that the count is the first problem
+    const manifest = JSON.parse(await readFile(join(f, 'manifest.json'), 'utf8'));
+    const entry = manifest.files.find((x: { name: string }) => x.name === 'documents.parquet');
+    const bytes = await readFile(path);
+    entry.bytes = bytes.length;
+    entry.sha256 = createHash('sha256').update(bytes).digest('hex');
+    const text = `${JSON.stringify(manifest, null, 2)}\n`;
+    await writeFile(join(f, 'manifest.json'), text);
+    const sums = (await readFile(join(f, 'SHA256SUMS'), 'utf8'))
+      .replace(/^[0-9a-f]{64}(?= {2}documents\.parquet)/m, entry.sha256)
+      .replace(/^[0-9a-f]{64}(?= {2}manifest\.json)/m, createHash('sha256').update(text).digest('hex'));
+    await writeFile(join(f, 'SHA256SUMS'), sums);
+  });
+  await assert.rejects(verifySnapshot(folder), {
+    code: 'corrupt',
+    message: /graph http:\/\/example\.org\/a has 5 rows in quads\.parquet, its downloading row says 6/,
   });
 });
 
