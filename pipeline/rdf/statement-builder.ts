@@ -46,6 +46,25 @@ export function normaliseLanguage(tag: string): string | null {
   return LANG_TAG.test(repaired) ? repaired : null;
 }
 
+/**
+ * Whether an IRI starts with a scheme (`letter *(letter / digit / "+" / "-" / ".") ":"`). Parsers
+ * that do not resolve every IRI let a relative or mangled one through (RDFa's `vocab="\uFFFDhttp:…"`
+ * gives `\uFFFDhttp://schema.org/name`); N-Quads cannot carry it, strict readers reject the line.
+ */
+function hasScheme(iri: string): boolean {
+  const first = iri.charCodeAt(0) | 0x20;
+  if (first < 0x61 || first > 0x7a) return false;
+  for (let i = 1; i < iri.length; i++) {
+    const c = iri.charCodeAt(i);
+    if (c === 0x3a) return true;
+    const lower = c | 0x20;
+    const schemeChar =
+      (lower >= 0x61 && lower <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e;
+    if (!schemeChar) return false;
+  }
+  return false;
+}
+
 /** A builder for the document at `documentUrl` (see StatementBuilder). */
 export function createStatementBuilder(documentUrl: string): StatementBuilder {
   const labelPrefix = blankNodePrefix(documentUrl);
@@ -78,18 +97,19 @@ export function createStatementBuilder(documentUrl: string): StatementBuilder {
   };
   const keep = (value: string): string => `_:${value}`;
 
-  const adder = (blank: (value: string) => string) => {
+  // n3 resolves every IRI against the base, so the prefixed path (n3's) skips the scheme check
+  const adder = (blank: (value: string) => string, checked: boolean) => {
     const resource = (term: RdfJsTerm): string | null => {
-      if (term.termType === 'NamedNode') return term.value;
+      if (term.termType === 'NamedNode') return !checked || hasScheme(term.value) ? term.value : null;
       if (term.termType === 'BlankNode') return blank(term.value);
       return null;
     };
     return (quad: RdfJsQuad): void => {
       let subject = resource(quad.subject);
       const p = quad.predicate;
-      // generalised RDF (literal subjects, blank-node predicates), variables and triple terms have
-      // no place in a Statement: they are dropped, the rest of the document is kept
-      if (subject === null || p.termType !== 'NamedNode') return;
+      // generalised RDF (literal subjects, blank-node predicates), variables, triple terms and IRIs
+      // without a scheme have no place in a Statement: they are dropped, the rest is kept
+      if (subject === null || p.termType !== 'NamedNode' || (checked && !hasScheme(p.value))) return;
       if (subject === lastSubject) subject = lastSubject;
       else lastSubject = subject;
       const predicate = shared(p.value);
@@ -107,6 +127,7 @@ export function createStatementBuilder(documentUrl: string): StatementBuilder {
           return;
         }
         const given = o.datatype?.value;
+        if (checked && given && !hasScheme(given)) return;
         const datatype =
           !given || given === RDF_DIR_LANG_STRING || given === RDF_LANG_STRING ? XSD_STRING : shared(given);
         statements.push({ subject, predicate, object: o.value, objectKind: 'literal', datatype, lang: null });
@@ -119,12 +140,12 @@ export function createStatementBuilder(documentUrl: string): StatementBuilder {
     };
   };
 
-  const add = adder(relabel);
+  const add = adder(relabel, true);
   return {
     statements,
     labelPrefix,
     add,
-    addPrefixed: adder(keep),
+    addPrefixed: adder(keep, false),
     addDefaultGraphOnly(quad) {
       if (quad.graph.termType === 'DefaultGraph') add(quad);
     },

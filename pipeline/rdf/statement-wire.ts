@@ -23,8 +23,11 @@ const KIND_CODE: Readonly<Record<ObjectKind, number>> = { iri: 0, bnode: 1, lite
 /** Characters per string of `texts`, well below V8's longest string (2^29 - 24). */
 const TEXT_CHUNK = 1 << 26;
 
-/** Packs statements into a StatementWire; post it with `transferOf(wire)` as the transfer list. */
-export function encodeStatements(statements: readonly Statement[]): StatementWire {
+/**
+ * Packs statements into a StatementWire; post it with `transferOf(wire)` as the transfer list.
+ * `chunkChars` bounds each string of `texts` (a term longer than that gets a string of its own).
+ */
+export function encodeStatements(statements: readonly Statement[], chunkChars = TEXT_CHUNK): StatementWire {
   const numbers = new Uint32Array(statements.length * 5);
   const kinds = new Uint8Array(statements.length);
   const table: string[] = [];
@@ -42,7 +45,7 @@ export function encodeStatements(statements: readonly Statement[]): StatementWir
   let parts: string[] = [];
   let chunkLength = 0;
   const put = (term: string): number => {
-    if (chunkLength + term.length > TEXT_CHUNK && parts.length > 0) {
+    if (chunkLength + term.length > chunkChars && parts.length > 0) {
       texts.push(parts.join(''));
       parts = [];
       chunkLength = 0;

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { graphHash, parseDocument, readDocument, serializeNQuads } from '../../pipeline/rdf/index.ts';
+import { decodeStatements, encodeStatements } from '../../pipeline/rdf/statement-wire.ts';
+
+const dir = new URL('./fixtures/', import.meta.url).pathname;
+const LIMITS = { cpuBudgetMs: 60_000, maxContexts: 8 };
+
+/** Every fixture body with the type it is served as. */
+function fixtures(): { name: string; body: Buffer; contentType: string | null }[] {
+  const files = readdirSync(dir);
+  return files
+    .filter((f) => f.endsWith('.expected.json'))
+    .map((f) => {
+      const name = f.slice(0, -'.expected.json'.length);
+      const bodyFile = files.find(
+        (g) => g !== f && g.startsWith(`${name}.`) && !g.endsWith('.expected.json'),
+      )!;
+      const { contentType } = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+        contentType: string | null;
+      };
+      return { name, body: readFileSync(join(dir, bodyFile)), contentType };
+    });
+}
+
+test('a parse worker reads every fixture exactly as parseDocument and graphHash do', async () => {
+  for (const { name, body, contentType } of fixtures()) {
+    const documentUrl = `http://example.org/fixtures/${name}`;
+    const inThread = await parseDocument({ body, contentType, documentUrl });
+    const worker = await readDocument({ body, contentType, documentUrl }, LIMITS);
+    assert.deepEqual(worker.statements, inThread.statements, name);
+    assert.deepEqual(
+      [worker.format, worker.error, worker.errorMessage],
+      [inThread.format, inThread.error, inThread.errorMessage],
+      name,
+    );
+    assert.equal(
+      worker.graphHash,
+      inThread.statements.length > 0 ? await graphHash(inThread.statements) : null,
+      name,
+    );
+  }
+});
+
+test('packed statements unpack to the same statements, whatever the string chunks', async () => {
+  const statements = (
+    await Promise.all(
+      fixtures().map(
+        async ({ name, body, contentType }) =>
+          (
+            await parseDocument({ body, contentType, documentUrl: `http://example.org/${name}` })
+          ).statements,
+      ),
+    )
+  ).flat();
+  assert.ok(statements.length > 50);
+  for (const chunkChars of [1, 10, 1000, 1 << 26]) {
+    assert.deepEqual(
+      decodeStatements(encodeStatements(statements, chunkChars)),
+      statements,
+      `chunks of ${chunkChars}`,
+    );
+  }
+  assert.deepEqual(decodeStatements(encodeStatements([])), []);
+});
+
+test('remote contexts a worker asks for are loaded on the main thread, once per document', async () => {
+  const asked: string[] = [];
+  const body = Buffer.from(
+    JSON.stringify([
+      { '@context': 'http://ctx.example/a', '@id': 'http://ex.org/1', name: 'one' },
+      { '@context': 'http://ctx.example/b', '@id': 'http://ex.org/2', name: 'two' },
+      { '@context': 'http://ctx.example/a', '@id': 'http://ex.org/3', name: 'three' },
+    ]),
+  );
+  const loadContext = async (url: string) => {
+    asked.push(url);
+    return JSON.stringify({ '@context': { name: `${url}#name` } });
+  };
+  const result = await readDocument(
+    { body, contentType: 'application/ld+json', documentUrl: 'http://ex.org/doc', loadContext },
+    LIMITS,
+  );
+  assert.equal(result.error, null, result.errorMessage ?? '');
+  assert.deepEqual(
+    result.statements.map((s) => s.predicate),
+    ['http://ctx.example/a#name', 'http://ctx.example/b#name', 'http://ctx.example/a#name'],
+  );
+  assert.deepEqual(asked, ['http://ctx.example/a', 'http://ctx.example/b']);
+  const limited = await readDocument(
+    { body, contentType: 'application/ld+json', documentUrl: 'http://ex.org/doc', loadContext },
+    { ...LIMITS, maxContexts: 1 },
+  );
+  assert.equal(limited.error, 'context_limit');
+  assert.deepEqual(limited.statements, []);
+});
+
+test('IRIs without a scheme, which N-Quads cannot carry, are dropped with their statements', async () => {
+  const html =
+    '<html><body vocab="\uFFFDhttp://schema.org/"><div typeof="Event"><span property="name">Party</span>' +
+    '<span property="http://ex.org/ok">kept</span></div></body></html>';
+  const result = await parseDocument({
+    body: Buffer.from(html),
+    contentType: 'text/html',
+    documentUrl: 'http://ex.org/d',
+  });
+  assert.deepEqual(
+    result.statements.map((s) => [s.predicate, s.object]),
+    [['http://ex.org/ok', 'kept']],
+  );
+  const back = await parseDocument({
+    body: Buffer.from(serializeNQuads(result.statements, 'http://ex.org/d')),
+    contentType: 'application/n-quads',
+    documentUrl: 'http://ex.org/d',
+  });
+  assert.equal(back.error, null);
+});
