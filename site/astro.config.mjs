@@ -11,6 +11,10 @@ export default {
   outDir: process.env.OBSERVATORY_PORTAL_OUT ?? './dist',
   // caches beside the data, so that builds of different data never share one
   cacheDir: join(data, 'astro-cache'),
+  // keep the source's whitespace: left unset, Astro's compression dropped the space between a line's
+  // text and an element or expression starting the next line ("at most24 hours", "UTC.Previous:");
+  // test/portal/portal.test.ts checks every page for such glue
+  compressHTML: false,
   trailingSlash: 'always',
   build: { format: 'directory', inlineStylesheets: 'always' },
   devToolbar: { enabled: false },

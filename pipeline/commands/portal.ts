@@ -8,6 +8,8 @@ interface PortalCliOptions {
   data: string;
   baseUrl?: string;
   downloadsUrl?: string;
+  publisher?: string;
+  contact?: string;
   serve: boolean;
   port: string;
 }
@@ -28,6 +30,11 @@ export function portalCommand(): Command {
     .option('--downloads-url <url>', 'publish downloads here instead of linking the files into the site')
     .option('--serve', 'serve the built portal on 127.0.0.1 until interrupted', false)
     .option('--port <n>', 'port for --serve (0: any free port)', '0')
+    .option('--publisher <name>', 'who publishes the snapshots (VoID/DCAT dct:publisher)')
+    .option(
+      '--contact <address>',
+      'how to reach the operators: an e-mail address or a URL (VoID/DCAT contact point, About page)',
+    )
     .action(async (cli: PortalCliOptions) => {
       const port = Number(cli.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -40,6 +47,8 @@ export function portalCommand(): Command {
         dataDir: cli.data,
         baseUrl: cli.baseUrl ?? server?.url,
         downloadsUrl: cli.downloadsUrl,
+        publisher: cli.publisher,
+        contact: cli.contact,
       }).catch(async (error) => {
         await server?.close();
         throw error;

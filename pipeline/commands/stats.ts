@@ -6,6 +6,8 @@ interface StatsCliOptions {
   data: string;
   baseUrl?: string;
   downloadsUrl?: string;
+  publisher?: string;
+  contact?: string;
 }
 
 /** `observatory stats`: the portal's data (portal.json, VoID/DCAT, urls.txt) from the snapshots, without rendering. */
@@ -20,6 +22,11 @@ export function statsCommand(): Command {
     .option(
       '--downloads-url <url>',
       'the URL the snapshots folder is published at (default: <base-url>snapshots/)',
+    )
+    .option('--publisher <name>', 'who publishes the snapshots (VoID/DCAT dct:publisher)')
+    .option(
+      '--contact <address>',
+      'how to reach the operators: an e-mail address or a URL (VoID/DCAT contact point, About page)',
     )
     .action(async (cli: StatsCliOptions) => {
       const o = statsOptions({ ...cli, dataDir: cli.data });

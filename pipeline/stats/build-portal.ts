@@ -27,6 +27,9 @@ export interface BuildPortalOptions {
   /** Where portal.json and the digest cache go (default: site/src/data/generated). */
   readonly dataDir?: string;
   readonly cacheDir?: string;
+  /** Who publishes the snapshots and how to reach them (VoID/DCAT, About page); placeholders when unset. */
+  readonly publisher?: string;
+  readonly contact?: string;
 }
 
 /** What a build produced. */

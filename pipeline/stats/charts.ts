@@ -3,12 +3,53 @@ import { renderVegaLite } from '../core/index.ts';
 import type { Chart, DataTable } from './portal-data.ts';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
-const WIDTH = 560;
-const HEIGHT = 220;
 
-/** Charts scale with the page (the portal is read on phones too). */
-function render(spec: TopLevelSpec): Promise<string> {
-  return renderVegaLite(spec, { responsive: true });
+/**
+ * The sizes a chart is drawn at. SVG text scales with the chart, so one drawing cannot be
+ * readable both on a phone and on a desktop: `wide` (the plot area, axes around it) is shown from
+ * tablet width up, where it is scaled to at least 0.94 (text >= 11 px); `narrow` is the whole
+ * drawing at about a phone's width, its legend below, shown (and scaled near 1) on phones.
+ * `barWidth` is a bar chart's plot area; its labels (at most `labelLimit`) and axis come on top.
+ * Site/src/layouts/Page.astro switches between them at the same width, CHART_BREAKPOINT_REM.
+ */
+const SIZES = {
+  wide: { width: 560, height: 220, font: 12, labelLimit: 160, barWidth: 400, legend: 'right' },
+  narrow: { width: 330, height: 260, font: 13, labelLimit: 120, barWidth: 190, legend: 'bottom' },
+} as const;
+type Size = (typeof SIZES)[keyof typeof SIZES];
+
+/** Below this viewport width (rem) the site shows the narrow drawing (see SIZES). */
+export const CHART_BREAKPOINT_REM = 42;
+
+const config = (size: Size) => ({
+  font: 'system-ui, sans-serif',
+  axis: { labelFontSize: size.font, titleFontSize: size.font },
+  legend: { labelFontSize: size.font, titleFontSize: size.font, orient: size.legend },
+});
+
+/**
+ * Draws a chart at both sizes; both scale with the page (no fixed width or height). A `compact`
+ * chart (one per PLD: hundreds of them) is drawn once, at the narrow size, and shown at most a
+ * little wider than that on any screen.
+ */
+async function draw(
+  text: ChartText,
+  table: DataTable,
+  spec: (size: Size, narrow: boolean) => Omit<TopLevelSpec, '$schema' | 'config'>,
+): Promise<Chart> {
+  const render = (size: Size, narrow: boolean) =>
+    renderVegaLite({ $schema: SCHEMA, config: config(size), ...spec(size, narrow) } as TopLevelSpec, {
+      responsive: true,
+    });
+  const narrow = await render(SIZES.narrow, true);
+  return {
+    id: text.id,
+    title: text.title,
+    summary: text.summary,
+    svg: text.compact ? narrow : await render(SIZES.wide, false),
+    narrowSvg: text.compact ? null : narrow,
+    table,
+  };
 }
 
 /** One point of a time series: when, which series, value. */
@@ -25,18 +66,54 @@ interface ChartText {
   readonly yTitle: string;
   /** Values are shares in 0..1 (axis in percent). */
   readonly share?: boolean;
+  /** One small drawing for every screen, lines without point marks (see `draw`). */
+  readonly compact?: boolean;
 }
 
-/** A line chart over time, one line per series; its table lists every point. */
-export async function timeChart(text: ChartText, points: readonly SeriesPoint[]): Promise<Chart> {
-  const svg = await render({
-    $schema: SCHEMA,
-    width: WIDTH,
-    height: HEIGHT,
+/**
+ * A time axis labelled with the given instants (the snapshots' starts, as UTC dates) and nothing
+ * else: Vega's own "nice" ticks would fall between snapshots ("Wed 07") and in the local time zone.
+ * Labels that would overlap are dropped, so a long series shows every n-th snapshot.
+ */
+function timeAxis(ticks: readonly string[], narrow: boolean) {
+  // at most this many labels, every k-th snapshot counted back from the latest: labels Vega would
+  // hide for overlapping are still written into the SVG, and a year has 52 of them
+  const distinct = [...new Set(ticks)];
+  const every = Math.ceil(distinct.length / (narrow ? 4 : 6));
+  const values = distinct.filter((_, i) => (distinct.length - 1 - i) % every === 0);
+  return {
+    field: 'at',
+    type: 'temporal',
+    title: 'snapshot start (UTC)',
+    // padded, so that the first and last points are not cut in half by the plot's edges
+    scale: { type: 'utc', padding: 8 },
+    axis: {
+      values: values.map((t) => Date.parse(t)),
+      format: narrow ? '%b %d' : '%Y-%m-%d',
+      labelAngle: 0,
+      labelOverlap: true,
+    },
+  } as const;
+}
+
+/** A line chart over time, one line per series, its axis labelled at `ticks`; its table lists every point. */
+export function timeChart(
+  text: ChartText,
+  points: readonly SeriesPoint[],
+  ticks: readonly string[],
+): Promise<Chart> {
+  const table: DataTable = {
+    columns: ['snapshot start', 'series', text.yTitle],
+    rows: points.map((p) => [p.at, p.series, text.share ? `${(p.value * 100).toFixed(1)}%` : p.value]),
+  };
+  return draw(text, table, (size, narrow) => ({
+    ...(narrow ? { autosize: { type: 'fit', contains: 'padding' } } : {}),
+    width: size.width,
+    height: size.height,
     data: { values: points.map((p) => ({ ...p })) },
-    mark: { type: 'line', point: true },
+    mark: { type: 'line', point: !text.compact },
     encoding: {
-      x: { field: 'at', type: 'temporal', title: 'snapshot start (UTC)' },
+      x: timeAxis(ticks, narrow),
       y: {
         field: 'value',
         type: 'quantitative',
@@ -45,48 +122,44 @@ export async function timeChart(text: ChartText, points: readonly SeriesPoint[])
       },
       color: { field: 'series', type: 'nominal', title: null },
     },
-  });
-  const table: DataTable = {
-    columns: ['snapshot start', 'series', text.yTitle],
-    rows: points.map((p) => [p.at, p.series, text.share ? `${(p.value * 100).toFixed(1)}%` : p.value]),
-  };
-  return { id: text.id, title: text.title, summary: text.summary, svg, table };
+  }));
 }
 
 /** A horizontal bar chart of labelled counts, in the order given; its table is the data. */
-export async function barChart(text: ChartText, table: DataTable): Promise<Chart> {
+export function barChart(text: ChartText, table: DataTable): Promise<Chart> {
   const values = table.rows.map((r) => ({ label: String(r[0]), value: Number(r[1]) }));
-  const svg = await render({
-    $schema: SCHEMA,
-    width: WIDTH - 160,
-    height: { step: 22 },
+  return draw(text, table, (size) => ({
+    width: size.barWidth,
+    height: { step: size.font + 12 },
     data: { values },
     mark: { type: 'bar', color: '#3b6ea5' },
     encoding: {
-      y: { field: 'label', type: 'nominal', sort: null, title: null, axis: { labelLimit: 160 } },
+      y: { field: 'label', type: 'nominal', sort: null, title: null, axis: { labelLimit: size.labelLimit } },
       x: { field: 'value', type: 'quantitative', title: text.yTitle },
     },
-  });
-  return { id: text.id, title: text.title, summary: text.summary, svg, table };
+  }));
 }
 
-/** A stacked bar per point in time (e.g. kernel documents per re-visit level per snapshot). */
-export async function stackedTimeChart(text: ChartText, points: readonly SeriesPoint[]): Promise<Chart> {
-  const svg = await render({
-    $schema: SCHEMA,
-    width: WIDTH,
-    height: HEIGHT,
-    data: { values: points.map((p) => ({ ...p })) },
-    mark: { type: 'area' },
-    encoding: {
-      x: { field: 'at', type: 'temporal', title: 'snapshot start (UTC)' },
-      y: { field: 'value', type: 'quantitative', stack: true, title: text.yTitle },
-      color: { field: 'series', type: 'ordinal', title: null },
-    },
-  });
+/** A stacked area per point in time (e.g. kernel documents per re-visit level per snapshot). */
+export function stackedTimeChart(
+  text: ChartText,
+  points: readonly SeriesPoint[],
+  ticks: readonly string[],
+): Promise<Chart> {
   const table: DataTable = {
     columns: ['snapshot start', 'series', text.yTitle],
     rows: points.map((p) => [p.at, p.series, p.value]),
   };
-  return { id: text.id, title: text.title, summary: text.summary, svg, table };
+  return draw(text, table, (size, narrow) => ({
+    ...(narrow ? { autosize: { type: 'fit', contains: 'padding' } } : {}),
+    width: size.width,
+    height: size.height,
+    data: { values: points.map((p) => ({ ...p })) },
+    mark: { type: 'area' },
+    encoding: {
+      x: timeAxis(ticks, narrow),
+      y: { field: 'value', type: 'quantitative', stack: true, title: text.yTitle },
+      color: { field: 'series', type: 'ordinal', title: null },
+    },
+  }));
 }

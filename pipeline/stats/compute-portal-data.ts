@@ -14,14 +14,16 @@ import {
 import { readDictionary } from './data-dictionary.ts';
 import {
   DATA_LICENCE,
+  DATASET_DESCRIPTION,
   DATASET_TITLE,
   datasetQuads,
+  seriesIri,
   snapshotIri,
   toJsonLd,
   toTurtle,
 } from './dataset-description.ts';
 import { exampleQueries } from './doc-queries.ts';
-import { domainViews } from './domains.ts';
+import { domainViews, queryDomainDocuments } from './domains.ts';
 import { queryHistory } from './history.ts';
 import { portalCharts } from './portal-charts.ts';
 import type { DownloadFile, PortalData, SnapshotView } from './portal-data.ts';
@@ -122,11 +124,19 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         manifestSha256: entry.manifestSha256,
       });
     }
-    const quads = datasetQuads(o.baseUrl, snapshots);
+    const latestWeekly = snapshots.findLast((s) => s.kind === 'weekly') ?? snapshots[snapshots.length - 1];
+    const quads = datasetQuads(o.baseUrl, snapshots, o);
     const data: PortalData = {
       portalVersion: 1,
       baseUrl: o.baseUrl,
-      dataset: { title: DATASET_TITLE, licence: DATA_LICENCE },
+      dataset: {
+        title: DATASET_TITLE,
+        description: DATASET_DESCRIPTION,
+        licence: DATA_LICENCE,
+        series: seriesIri(o.baseUrl),
+        publisher: o.publisher,
+        contact: o.contact,
+      },
       snapshots,
       charts: await portalCharts(snapshots, history),
       dynamics: {
@@ -135,7 +145,14 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         mostDynamicDocuments: history.mostDynamicDocuments,
         vocabularies: vocabularyTable(snapshots),
       },
-      domains: domainViews(snapshots),
+      domains: await domainViews(
+        snapshots,
+        await queryDomainDocuments(
+          session.connection,
+          join(o.root, latestWeekly.name),
+          manifests[snapshots.indexOf(latestWeekly)],
+        ),
+      ),
       dictionary: await readDictionary(),
       queries: await exampleQueries(),
       crawler: {

@@ -19,6 +19,13 @@ export interface History {
   readonly newPlds: ReadonlyMap<string, number>;
 }
 
+/**
+ * Lifespan buckets over `d`, days between a document's first and last observation. Every label
+ * states its edges as the CASE applies them (28 days is four weeks, not "1-6 months").
+ */
+export const LIFESPAN_BUCKET = `CASE WHEN d < 1 THEN 'under 1 day' WHEN d < 7 THEN '1 day to under 1 week'
+  WHEN d < 28 THEN '1 to under 4 weeks' WHEN d < 182 THEN '4 to under 26 weeks' ELSE '26 weeks or more' END`;
+
 const TOP = 15;
 /** A PLD needs this many comparisons before it is ranked as most or least dynamic. */
 const MIN_COMPARISONS = 3;
@@ -45,22 +52,21 @@ export async function queryHistory(
     numbers(await runExampleQuery(connection, file, root, names, wrap));
   const frequency = await run(
     'change-frequency-per-document.sql',
-    `SELECT CASE WHEN change_rate = 0 THEN 'never' WHEN change_rate <= 0.1 THEN 'up to 10%'
-       WHEN change_rate <= 0.25 THEN '10-25%' WHEN change_rate <= 0.5 THEN '25-50%'
-       WHEN change_rate < 1 THEN '50-99%' ELSE 'every time' END AS bucket, count(*) AS documents, min(change_rate)
+    `SELECT CASE WHEN change_rate = 0 THEN 'never' WHEN change_rate <= 0.1 THEN 'over 0 to 10%'
+       WHEN change_rate <= 0.25 THEN 'over 10% to 25%' WHEN change_rate <= 0.5 THEN 'over 25% to 50%'
+       WHEN change_rate < 1 THEN 'over 50%, not every time' ELSE 'every time' END AS bucket, count(*) AS documents, min(change_rate)
      FROM q WHERE comparisons > 0 AND url IN (SELECT url FROM ${documents} WHERE segment = 'kernel')
      GROUP BY 1 ORDER BY 3`,
   );
   const availability = await run(
     'lifespan-availability.sql',
-    `SELECT CASE WHEN availability = 0 THEN 'never' WHEN availability < 0.5 THEN 'under 50%'
-       WHEN availability < 0.9 THEN '50-90%' WHEN availability < 1 THEN '90-99%' ELSE 'always' END,
+    `SELECT CASE WHEN availability = 0 THEN 'never' WHEN availability < 0.5 THEN 'over 0 to under 50%'
+       WHEN availability < 0.9 THEN '50% to under 90%' WHEN availability < 1 THEN '90% to under 100%' ELSE 'always' END,
        count(*), min(availability) FROM q GROUP BY 1 ORDER BY 3`,
   );
   const lifespan = await run(
     'lifespan-availability.sql',
-    `SELECT CASE WHEN d < 1 THEN 'under a day' WHEN d < 7 THEN '1-6 days' WHEN d < 28 THEN '1-4 weeks'
-       WHEN d < 182 THEN '1-6 months' ELSE 'over 6 months' END, count(*), min(d)
+    `SELECT ${LIFESPAN_BUCKET}, count(*), min(d)
      FROM (SELECT date_diff('second', first_seen, last_seen) / 86400 AS d FROM q) GROUP BY 1 ORDER BY 3`,
   );
   const pldQuery = (order: string) =>

@@ -15,6 +15,8 @@ export async function portalCharts(
     list.map((s): SeriesPoint => ({ at: s.startedAt, series, value: value(s) }));
   const byKind = (value: (s: SnapshotView) => number) =>
     snapshots.map((s) => ({ at: s.startedAt, series: s.kind, value: value(s) }));
+  // time axes are labelled at the weekly snapshots (every snapshot when there is no weekly one)
+  const ticks = trend.map((s) => s.startedAt);
   const degree = new Map<string, number>();
   for (const s of snapshots)
     for (const b of s.digest.changeDegree) degree.set(b.key, (degree.get(b.key) ?? 0) + b.count);
@@ -38,6 +40,7 @@ export async function portalCharts(
         ...points(trend, 'attempted', (s) => s.stats.documents),
         ...points(trend, 'returned RDF', (s) => s.digest.available),
       ],
+      ticks,
     ),
     await timeChart(
       {
@@ -47,6 +50,7 @@ export async function portalCharts(
         yTitle: 'statements',
       },
       points(trend, 'statements', (s) => s.stats.statements),
+      ticks,
     ),
     await timeChart(
       {
@@ -56,6 +60,7 @@ export async function portalCharts(
         yTitle: 'PLDs',
       },
       [...points(trend, 'PLDs', (s) => s.stats.plds.total), ...points(trend, 'new PLDs', (s) => s.newPlds)],
+      ticks,
     ),
     await timeChart(
       {
@@ -67,6 +72,7 @@ export async function portalCharts(
         share: true,
       },
       byKind((s) => share(s.digest.available, s.stats.documents)),
+      ticks,
     ),
     await timeChart(
       {
@@ -78,6 +84,7 @@ export async function portalCharts(
         share: true,
       },
       byKind((s) => share(s.stats.changes.changed, s.stats.changes.changed + s.stats.changes.unchanged)),
+      ticks,
     ),
     await barChart(
       {
@@ -97,6 +104,7 @@ export async function portalCharts(
         yTitle: 'kernel documents',
       },
       levels,
+      ticks,
     ),
     await barChart(
       {

@@ -12,7 +12,10 @@ export interface Chart {
   readonly title: string;
   /** Text alternative: what the chart shows, in words (aria-label and caption). */
   readonly summary: string;
+  /** The drawing for wide screens, and the one for phones (bigger text for its size); see charts.ts. */
   readonly svg: string;
+  /** Null for a compact chart: `svg` is drawn small and serves every screen. */
+  readonly narrowSvg: string | null;
   readonly table: DataTable;
 }
 
@@ -99,6 +102,19 @@ export interface DomainView {
   readonly series: ReadonlyArray<PldFigures & { readonly snapshot: string }>;
   readonly comparisons: number;
   readonly changed: number;
+  /** Its documents attempted and returning RDF over the weekly snapshots. */
+  readonly chart: Chart;
+  /** Its documents and errors in the latest weekly snapshot; null when it was not crawled there. */
+  readonly latest: DomainDocuments | null;
+}
+
+/** What a PLD's page shows of one snapshot: how many documents, the first ones by URL, its errors. */
+export interface DomainDocuments {
+  readonly documents: number;
+  /** URL, status, error, format, statements. */
+  readonly listed: DataTable;
+  /** Error code, documents, example URL. */
+  readonly errors: DataTable;
 }
 
 /** One column of the data dictionary. */
@@ -144,8 +160,17 @@ export interface PortalData {
   readonly portalVersion: 1;
   /** The published base URL of the portal, ending in `/`. */
   readonly baseUrl: string;
-  /** The dataset's title and the licence the portal states for it. */
-  readonly dataset: { readonly title: string; readonly licence: string };
+  /** The dataset series as its description states it; publisher and contact are null when not configured. */
+  readonly dataset: {
+    readonly title: string;
+    readonly description: string;
+    readonly licence: string;
+    /** The series IRI (on the dataset page). */
+    readonly series: string;
+    readonly publisher: string | null;
+    /** A mailto: or http(s) URL. */
+    readonly contact: string | null;
+  };
   /** Snapshots oldest first. */
   readonly snapshots: readonly SnapshotView[];
   readonly charts: Readonly<Record<string, Chart>>;

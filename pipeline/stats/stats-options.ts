@@ -13,6 +13,10 @@ export interface StatsOptions {
   readonly baseUrl: string;
   /** The URL the snapshots folder is published at, ending in `/` (default: `<baseUrl>snapshots/`). */
   readonly downloadsUrl: string;
+  /** Who publishes the snapshots (dct:publisher); null: not configured, the description says so. */
+  readonly publisher: string | null;
+  /** How to reach the operators (dcat:contactPoint, About page): a mailto: or http(s) URL; null: not configured. */
+  readonly contact: string | null;
 }
 
 /** The default base URL: the crawler's User-Agent points at this site's About page. */
@@ -32,6 +36,15 @@ function httpUrl(name: string, value: string): string {
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
+/** `ops@example.org` or `mailto:ops@example.org` -> a mailto: URL; an http(s) URL (a contact form) as given. */
+function contactUrl(value: string): string {
+  const address = value.replace(/^mailto:/i, '');
+  if (/^[^\s@:/]+@[^\s@/]+\.[^\s@/]+$/.test(address)) return `mailto:${address}`;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (url?.protocol === 'http:' || url?.protocol === 'https:') return url.href;
+  throw invalidInput('--contact', 'an e-mail address or an http(s) URL', value);
+}
+
 /** Validates stats options at the boundary (CLI or a programmatic caller such as the demo). */
 export function statsOptions(input: {
   root: string;
@@ -39,7 +52,11 @@ export function statsOptions(input: {
   cacheDir?: string;
   baseUrl?: string;
   downloadsUrl?: string;
+  publisher?: string;
+  contact?: string;
 }): StatsOptions {
+  const publisher = input.publisher?.trim();
+  if (publisher === '') throw invalidInput('--publisher', 'a name', input.publisher);
   const baseUrl = httpUrl('--base-url', input.baseUrl ?? DEFAULT_BASE_URL);
   const dataDir = resolve(input.dataDir);
   return Object.freeze({
@@ -48,5 +65,7 @@ export function statsOptions(input: {
     cacheDir: resolve(input.cacheDir ?? resolve(dataDir, 'cache')),
     baseUrl,
     downloadsUrl: httpUrl('--downloads-url', input.downloadsUrl ?? `${baseUrl}snapshots/`),
+    publisher: publisher ?? null,
+    contact: input.contact === undefined ? null : contactUrl(input.contact),
   });
 }

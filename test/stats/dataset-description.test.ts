@@ -11,6 +11,12 @@ import { computePortalData, type PortalData, statsOptions } from '../../pipeline
 import { publishSampleWeeks } from '../snapshot/sample-crawl.ts';
 
 const BASE = 'https://observatory.example/portal/';
+/** The series IRI: a fragment of the portal's dataset page, so that it resolves (test/portal checks the page). */
+const SERIES = `${BASE}dataset/#series`;
+const IANA = 'https://www.iana.org/assignments/media-types/';
+const FOAF = 'http://xmlns.com/foaf/0.1/';
+const VCARD = 'http://www.w3.org/2006/vcard/ns#';
+const DCT = 'http://purl.org/dc/terms/';
 const V = 'http://rdfs.org/ns/void#';
 const DCAT = 'http://www.w3.org/ns/dcat#';
 const SPDX = 'http://spdx.org/rdf/terms#';
@@ -35,11 +41,11 @@ async function assertMatchesManifests(quads: Quad[]) {
     return objects[0].value;
   };
   const catalogue = await listSnapshots(root);
-  assert.equal(store.getObjects(`${BASE}dataset#series`, `${V}subset`, null).length, catalogue.length);
+  assert.equal(store.getObjects(SERIES, `${V}subset`, null).length, catalogue.length);
   for (const entry of catalogue) {
     const manifest = await readManifest(join(root, entry.name));
     const node = `${BASE}snapshots/${entry.name}/`;
-    assert.equal(one(node, `${DCAT}inSeries`), `${BASE}dataset#series`);
+    assert.equal(one(node, `${DCAT}inSeries`), SERIES);
     assert.equal(Number(one(node, `${V}triples`)), manifest.stats.statements);
     assert.equal(Number(one(node, `${V}documents`)), manifest.stats.documents);
     const dists = store.getObjects(node, `${DCAT}distribution`, null);
@@ -50,13 +56,62 @@ async function assertMatchesManifests(quads: Quad[]) {
       assert.equal(Number(one(dist.value, `${DCAT}byteSize`)), f.bytes);
       const sum = store.getObjects(dist, `${SPDX}checksum`, null)[0];
       assert.equal(one(sum, `${SPDX}checksumValue`), f.sha256);
+      // DCAT: media types are IANA IRIs; the gzipped dump is N-Quads, compressed with gzip
+      const [type] = store.getObjects(dist, `${DCAT}mediaType`, null);
+      assert.equal(type.termType, 'NamedNode', f.name);
+      const expected = f.name.endsWith('.parquet') ? 'application/vnd.apache.parquet' : 'application/n-quads';
+      assert.equal(type.value, `${IANA}${expected}`);
+      const compress = store.getObjects(dist, `${DCAT}compressFormat`, null).map((o) => o.value);
+      assert.deepEqual(compress, f.name.endsWith('.gz') ? [`${IANA}application/gzip`] : []);
     }
   }
+  return store;
+}
+
+/** The series' publisher name and contact point (vCard) as stated. */
+function operators(store: Store) {
+  const publisher = store.getObjects(SERIES, `${DCT}publisher`, null);
+  const contact = store.getObjects(SERIES, `${DCAT}contactPoint`, null);
+  assert.equal(publisher.length, 1);
+  assert.equal(contact.length, 1);
+  return {
+    publisher: store.getObjects(publisher[0], `${FOAF}name`, null)[0]?.value,
+    name: store.getObjects(contact[0], `${VCARD}fn`, null)[0]?.value,
+    email: store.getObjects(contact[0], `${VCARD}hasEmail`, null)[0]?.value,
+    url: store.getObjects(contact[0], `${VCARD}hasURL`, null)[0]?.value,
+  };
 }
 
 test('dataset.ttl parses as Turtle and states the counts and checksums of the manifests', async () => {
   const text = await readFile(join(work, 'data', 'dataset.ttl'), 'utf8');
-  await assertMatchesManifests(new Parser({ format: 'text/turtle' }).parse(text));
+  const store = await assertMatchesManifests(new Parser({ format: 'text/turtle' }).parse(text));
+  // nobody configured the operators: the description says so instead of inventing them
+  const unset = operators(store);
+  assert.match(unset.publisher ?? '', /publisher not configured: observatory portal --publisher/);
+  assert.match(unset.name ?? '', /contact not configured: observatory portal --contact/);
+  assert.equal(unset.url, `${BASE}about/#contact`);
+});
+
+test('dataset.ttl is valid Turtle for rapper (Raptor), triple for triple', async () => {
+  const file = join(work, 'data', 'dataset.ttl');
+  const r = spawnSync('rapper', ['-i', 'turtle', '-o', 'ntriples', file, BASE], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /error|warning/i);
+  const parsed = new Parser({ format: 'text/turtle' }).parse(await readFile(file, 'utf8'));
+  assert.equal(r.stdout.trim().split('\n').length, parsed.length);
+});
+
+test('a configured publisher and contact point are stated as given', async () => {
+  const dataDir = join(work, 'configured');
+  await computePortalData(
+    statsOptions({ root, dataDir, baseUrl: BASE, publisher: 'Example Lab', contact: 'ops@example.org' }),
+  );
+  const text = await readFile(join(dataDir, 'dataset.ttl'), 'utf8');
+  const stated = operators(new Store(new Parser({ format: 'text/turtle' }).parse(text)));
+  assert.equal(stated.publisher, 'Example Lab');
+  assert.equal(stated.email, 'mailto:ops@example.org');
+  assert.equal(stated.url, undefined);
+  assert.throws(() => statsOptions({ root, dataDir, contact: 'not an address' }), /--contact: expected/);
 });
 
 test('dataset.jsonld parses as JSON-LD and states the same', async () => {
@@ -65,10 +120,13 @@ test('dataset.jsonld parses as JSON-LD and states the same', async () => {
   await assertMatchesManifests(new Parser({ format: 'N-Quads' }).parse(nquads));
 });
 
-test('urls.txt lists every file of every snapshot under the base URL', async () => {
+test('urls.txt lists the catalogue, and every file and the file list of every snapshot, under the base URL', async () => {
   const urls = (await readFile(join(work, 'data', 'urls.txt'), 'utf8')).trim().split('\n');
-  const expected = data.snapshots.flatMap((s) => s.files.map((f) => `${BASE}snapshots/${s.name}/${f.name}`));
-  assert.deepEqual(urls, expected);
+  const expected = data.snapshots.flatMap((s) => [
+    ...s.files.map((f) => `${BASE}snapshots/${s.name}/${f.name}`),
+    `${BASE}snapshots/${s.name}/urls.txt`,
+  ]);
+  assert.deepEqual(urls, [`${BASE}snapshots/index.json`, ...expected]);
   for (const s of data.snapshots) assert.ok(s.files.some((f) => f.name === 'manifest.json'));
 });
 
