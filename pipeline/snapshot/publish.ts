@@ -140,6 +140,12 @@ async function buildFolder(
     ]);
     const staged = await stageCrawl(connection, options.documents(), header);
     log.info({ snapshot: options.name, documents: staged.documents }, 'crawl staged for publishing');
+    if (staged.orphaned > 0) {
+      log.warn(
+        { snapshot: options.name, leftOut: staged.orphaned },
+        'rows left out: the row that downloaded their final URL is missing from the crawl',
+      );
+    }
     const published = join(root, options.name);
     if (await exists(published)) return { fingerprint: staged.fingerprint };
 

@@ -22,6 +22,8 @@ CREATE TABLE stage_schedule (url VARCHAR, level INTEGER, interval_ms BIGINT, nex
 /** What loading a crawl into the staging tables found. */
 export interface StagedCrawl {
   readonly documents: number;
+  /** Rows left out: their final URL was downloaded by a row the crawl does not have (see shareDownloads). */
+  readonly orphaned: number;
   /** Statements as handed over (before duplicates within a graph are merged). */
   readonly statements: number;
   /**
@@ -158,8 +160,13 @@ export async function stageCrawl(
     'SELECT url FROM stage_documents GROUP BY url HAVING count(*) > 1 ORDER BY url LIMIT 1',
     (url) => `the crawl lists ${url} more than once; a snapshot has one row per URL attempted`,
   );
-  await shareDownloads(connection);
-  return { documents: count, statements, fingerprint: sum.toString(16).padStart(64, '0') };
+  const orphaned = await shareDownloads(connection);
+  return {
+    documents: count - orphaned,
+    orphaned,
+    statements,
+    fingerprint: sum.toString(16).padStart(64, '0'),
+  };
 }
 
 /** Throws invalid_input with `message(first value)` when `sql` finds a row. */
@@ -174,10 +181,18 @@ async function refuse(
 
 /**
  * A final URL is downloaded once per crawl (docs/crawling.md): checks that the crawl kept that rule
- * (one downloading row per final URL, and rows that reached it later point at that row) and gives those rows the downloading row's response columns, so that every row
- * describes the document its URL leads to and statements are stored once.
+ * (one downloading row per final URL, and rows that reached it later point at that row) and gives
+ * those rows the downloading row's response columns, so that every row describes the document its
+ * URL leads to and statements are stored once. A row pointing at a row the crawl does not have (its
+ * journal line was damaged and skipped after the crawl ended) has nothing to describe its document
+ * and is left out like that row; returns how many were.
  */
-async function shareDownloads(connection: DuckDBConnection): Promise<void> {
+async function shareDownloads(connection: DuckDBConnection): Promise<number> {
+  const orphans = `SELECT url FROM stage_documents WHERE downloaded_by <> url
+    AND downloaded_by NOT IN (SELECT url FROM stage_documents)`;
+  await connection.run(`DELETE FROM stage_redirects WHERE url IN (${orphans})`);
+  const left = await connection.runAndReadAll(`DELETE FROM stage_documents WHERE url IN (${orphans})
+    RETURNING url`);
   await refuse(
     connection,
     `SELECT d.url FROM stage_documents d LEFT JOIN stage_documents o ON o.url = d.downloaded_by
@@ -196,4 +211,5 @@ async function shareDownloads(connection: DuckDBConnection): Promise<void> {
       graph_hash = o.graph_hash, etag = o.etag, last_modified = o.last_modified,
       headers_json = o.headers_json
     FROM stage_documents AS o WHERE d.downloaded_by = o.url AND d.downloaded_by <> d.url`);
+  return left.currentRowCount;
 }

@@ -13,7 +13,7 @@ import {
   runCrawl,
 } from '../../pipeline/crawl/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
-import { openDuckDb, publishSnapshot, queryRows } from '../../pipeline/snapshot/index.ts';
+import { openDuckDb, publishSnapshot, queryRows, verifySnapshot } from '../../pipeline/snapshot/index.ts';
 import { crawlSim, planFor, simConfig } from './sim-crawl.ts';
 
 /**
@@ -132,6 +132,32 @@ test('the published snapshot reconciles: statements of the downloading rows = ro
     } finally {
       session.close();
     }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('rows whose downloading row is missing (a damaged journal line) are left out, the rest publishes', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'shared-orphans-'));
+  try {
+    const startedAt = Date.UTC(2026, 10, 16);
+    async function* withoutDcmiDownload() {
+      for await (const doc of readJournalDocuments(dir)) {
+        if (doc.record.finalUrl !== DCTERMS || doc.record.downloadedBy !== undefined) yield doc;
+      }
+    }
+    const { folder, manifest } = await publishSnapshot({
+      root,
+      name: '2026-11-16',
+      kind: 'weekly',
+      startedAt,
+      endedAt: startedAt + 60_000,
+      config: {},
+      documents: withoutDcmiDownload,
+      clock: manualClock(startedAt + 120_000),
+    });
+    assert.equal(manifest.counts.documents, SCHEMA_TERMS.length);
+    await verifySnapshot(folder);
   } finally {
     await rm(root, { recursive: true, force: true });
   }
