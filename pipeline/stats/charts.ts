@@ -10,11 +10,13 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
  * tablet width up, where it is scaled to at least 0.94 (text >= 11 px); `narrow` is the whole
  * drawing at about a phone's width, its legend below, shown (and scaled near 1) on phones.
  * `barWidth` is a bar chart's plot area; its labels (at most `labelLimit`) and axis come on top.
+ * Without a canvas Vega estimates a label's width as 0.8 x characters x font size, and cuts what
+ * passes `labelLimit` ("1 to <4 wee…"), so the limits fit the bucket labels of history.ts.
  * Site/src/layouts/Page.astro switches between them at the same width, CHART_BREAKPOINT_REM.
  */
 const SIZES = {
   wide: { width: 560, height: 220, font: 12, labelLimit: 160, barWidth: 400, legend: 'right' },
-  narrow: { width: 330, height: 260, font: 13, labelLimit: 120, barWidth: 190, legend: 'bottom' },
+  narrow: { width: 330, height: 260, font: 13, labelLimit: 170, barWidth: 140, legend: 'bottom' },
 } as const;
 type Size = (typeof SIZES)[keyof typeof SIZES];
 
@@ -24,7 +26,14 @@ export const CHART_BREAKPOINT_REM = 42;
 const config = (size: Size) => ({
   font: 'system-ui, sans-serif',
   axis: { labelFontSize: size.font, titleFontSize: size.font },
-  legend: { labelFontSize: size.font, titleFontSize: size.font, orient: size.legend },
+  // one entry a line: a row of long entries below a phone's chart runs off its edge
+  legend: {
+    labelFontSize: size.font,
+    titleFontSize: size.font,
+    orient: size.legend,
+    labelLimit: 260,
+    columns: 1,
+  },
 });
 
 /**
@@ -51,6 +60,9 @@ async function draw(
     table,
   };
 }
+
+/** An axis of counts: whole numbers only (no "0.2 documents" on a small PLD's chart). */
+const COUNT_AXIS = { format: ',d', tickMinStep: 1 } as const;
 
 /** One point of a time series: when, which series, value. */
 export interface SeriesPoint {
@@ -118,7 +130,7 @@ export function timeChart(
         field: 'value',
         type: 'quantitative',
         title: text.yTitle,
-        ...(text.share ? { axis: { format: '%' }, scale: { domain: [0, 1] } } : {}),
+        ...(text.share ? { axis: { format: '%' }, scale: { domain: [0, 1] } } : { axis: COUNT_AXIS }),
       },
       color: { field: 'series', type: 'nominal', title: null },
     },
@@ -135,7 +147,7 @@ export function barChart(text: ChartText, table: DataTable): Promise<Chart> {
     mark: { type: 'bar', color: '#3b6ea5' },
     encoding: {
       y: { field: 'label', type: 'nominal', sort: null, title: null, axis: { labelLimit: size.labelLimit } },
-      x: { field: 'value', type: 'quantitative', title: text.yTitle },
+      x: { field: 'value', type: 'quantitative', title: text.yTitle, axis: COUNT_AXIS },
     },
   }));
 }
@@ -158,7 +170,7 @@ export function stackedTimeChart(
     mark: { type: 'area' },
     encoding: {
       x: timeAxis(ticks, narrow),
-      y: { field: 'value', type: 'quantitative', stack: true, title: text.yTitle },
+      y: { field: 'value', type: 'quantitative', stack: true, title: text.yTitle, axis: COUNT_AXIS },
       color: { field: 'series', type: 'ordinal', title: null },
     },
   }));

@@ -23,8 +23,8 @@ export interface History {
  * Lifespan buckets over `d`, days between a document's first and last observation. Every label
  * states its edges as the CASE applies them (28 days is four weeks, not "1-6 months").
  */
-export const LIFESPAN_BUCKET = `CASE WHEN d < 1 THEN 'under 1 day' WHEN d < 7 THEN '1 day to under 1 week'
-  WHEN d < 28 THEN '1 to under 4 weeks' WHEN d < 182 THEN '4 to under 26 weeks' ELSE '26 weeks or more' END`;
+export const LIFESPAN_BUCKET = `CASE WHEN d < 1 THEN 'under 1 day' WHEN d < 7 THEN '1 day to <1 week'
+  WHEN d < 28 THEN '1 to <4 weeks' WHEN d < 182 THEN '4 to <26 weeks' ELSE '26 weeks or more' END`;
 
 const TOP = 15;
 /** A PLD needs this many comparisons before it is ranked as most or least dynamic. */
@@ -53,15 +53,15 @@ export async function queryHistory(
   const frequency = await run(
     'change-frequency-per-document.sql',
     `SELECT CASE WHEN change_rate = 0 THEN 'never' WHEN change_rate <= 0.1 THEN 'over 0 to 10%'
-       WHEN change_rate <= 0.25 THEN 'over 10% to 25%' WHEN change_rate <= 0.5 THEN 'over 25% to 50%'
-       WHEN change_rate < 1 THEN 'over 50%, not every time' ELSE 'every time' END AS bucket, count(*) AS documents, min(change_rate)
+       WHEN change_rate <= 0.25 THEN 'over 10 to 25%' WHEN change_rate <= 0.5 THEN 'over 25 to 50%'
+       WHEN change_rate < 1 THEN 'over 50%, <100%' ELSE 'every time' END AS bucket, count(*) AS documents, min(change_rate)
      FROM q WHERE comparisons > 0 AND url IN (SELECT url FROM ${documents} WHERE segment = 'kernel')
      GROUP BY 1 ORDER BY 3`,
   );
   const availability = await run(
     'lifespan-availability.sql',
-    `SELECT CASE WHEN availability = 0 THEN 'never' WHEN availability < 0.5 THEN 'over 0 to under 50%'
-       WHEN availability < 0.9 THEN '50% to under 90%' WHEN availability < 1 THEN '90% to under 100%' ELSE 'always' END,
+    `SELECT CASE WHEN availability = 0 THEN 'never' WHEN availability < 0.5 THEN 'over 0, <50%'
+       WHEN availability < 0.9 THEN '50% to <90%' WHEN availability < 1 THEN '90% to <100%' ELSE 'always' END,
        count(*), min(availability) FROM q GROUP BY 1 ORDER BY 3`,
   );
   const lifespan = await run(

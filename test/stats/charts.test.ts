@@ -81,12 +81,12 @@ test('bar charts are drawn at both sizes with their table as data', async () => 
 const LIFESPANS: ReadonlyArray<readonly [days: number, label: string]> = [
   [0, 'under 1 day'],
   [0.99, 'under 1 day'],
-  [1, '1 day to under 1 week'],
-  [6.99, '1 day to under 1 week'],
-  [7, '1 to under 4 weeks'],
-  [27.99, '1 to under 4 weeks'],
-  [28, '4 to under 26 weeks'],
-  [181.99, '4 to under 26 weeks'],
+  [1, '1 day to <1 week'],
+  [6.99, '1 day to <1 week'],
+  [7, '1 to <4 weeks'],
+  [27.99, '1 to <4 weeks'],
+  [28, '4 to <26 weeks'],
+  [181.99, '4 to <26 weeks'],
   [182, '26 weeks or more'],
 ];
 
