@@ -12,6 +12,7 @@ import {
   readJournalDocuments,
   runCrawl,
 } from '../../pipeline/crawl/index.ts';
+import { readHistoryStats } from '../../pipeline/schedule/estimate/history-stats.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import { openDuckDb, publishSnapshot, queryRows, verifySnapshot } from '../../pipeline/snapshot/index.ts';
 import { crawlSim, planFor, simConfig } from './sim-crawl.ts';
@@ -131,6 +132,12 @@ test('the published snapshot reconciles: statements of the downloading rows = ro
       );
     } finally {
       session.close();
+    }
+    // the estimator learns from this history what each URL cost: its own requests, not its owner's
+    const history = await readHistoryStats(root);
+    for (const [url, record] of records) {
+      const own = record.redirects.length + (record.downloadedBy === undefined ? 1 : 0);
+      assert.equal(history.urls.get(url)?.requests, own, url);
     }
   } finally {
     await rm(root, { recursive: true, force: true });

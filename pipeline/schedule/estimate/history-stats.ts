@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { CRAWL_DEFAULTS } from '../../core/index.ts';
 import { POLICY_NAMES, type PolicyName } from '../../crawl/index.ts';
-import { listSnapshots, openDuckDb, parquetFileName, readManifest, sqlString } from '../../snapshot/index.ts';
+import {
+  listSnapshots,
+  openDuckDb,
+  parquetFileName,
+  readManifest,
+  readTableSql,
+} from '../../snapshot/index.ts';
 import { calibrateCpu, type PastCrawl } from './calibrate.ts';
 import type { FetchSample, HistoryStats, PldProfile } from './profile.ts';
 import { emptyHistory } from './profile.ts';
@@ -30,6 +36,8 @@ interface Row {
   readonly fetchedAt: number;
   readonly durationMs: number;
   readonly redirects: number;
+  /** Another fetch downloaded its final URL: it sent only its redirect hops (status and error are that fetch's). */
+  readonly handedOver: boolean;
   readonly error: string | null;
   readonly retryAfter: string | null;
 }
@@ -59,11 +67,13 @@ function retryAfterMs(value: string | null): number | null {
  * delay, and evenly spaced: the crawler serves a PLD with a long delay as soon as it is ready, while
  * a PLD that merely waited for a free slot shows gaps of every length. Undefined: too few gaps to tell.
  */
-function crawlDelayOf(rows: readonly Row[], delayMs: number): number | null | undefined {
+function crawlDelayOf(all: readonly Row[], delayMs: number): number | null | undefined {
+  // a URL queued after another fetch downloaded its final URL sent nothing: no request start to measure
+  const rows = all.filter((r) => !(r.handedOver && r.redirects === 0));
   const gaps: number[] = [];
   for (let i = 1; i < rows.length; i++) {
     const a = rows[i - 1];
-    if (a.error !== null && NOT_SENT.has(a.error)) continue;
+    if (!a.handedOver && a.error !== null && NOT_SENT.has(a.error)) continue;
     gaps.push(rows[i].fetchedAt - (a.fetchedAt + a.durationMs));
   }
   if (gaps.length < 3) return undefined;
@@ -79,9 +89,10 @@ function crawlDelayOf(rows: readonly Row[], delayMs: number): number | null | un
  * a retry. What is left, spread over the requests, is time on the wire.
  */
 function sampleOf(row: Row, robotsFirst: boolean, delayMs: number, past: PastConfig): FetchSample {
-  const notSent = row.error !== null && NOT_SENT.has(row.error);
-  const retries = !notSent && row.error !== null && RETRIED.has(row.error) ? past.maxAttempts - 1 : 0;
-  const requests = notSent ? 0 : 1 + row.redirects + retries;
+  const notSent = !row.handedOver && row.error !== null && NOT_SENT.has(row.error);
+  const retries =
+    !row.handedOver && !notSent && row.error !== null && RETRIED.has(row.error) ? past.maxAttempts - 1 : 0;
+  const requests = row.handedOver ? row.redirects : notSent ? 0 : 1 + row.redirects + retries;
   const retryAfter = retryAfterMs(row.retryAfter);
   const timedOut = row.error === 'timeout';
   if (requests === 0) return { requests, retries, retryAfterMs: null, requestMs: row.durationMs, timedOut };
@@ -99,15 +110,18 @@ function sampleOf(row: Row, robotsFirst: boolean, delayMs: number, past: PastCon
 
 /** Reads documents.parquet of one snapshot, ordered by PLD and start. */
 async function readRows(folder: string): Promise<Map<string, Row[]>> {
+  const manifest = await readManifest(folder);
   const session = await openDuckDb();
   try {
-    const file = sqlString(join(folder, parquetFileName('documents')));
+    const file = join(folder, parquetFileName('documents'));
+    const documents = readTableSql(file, 'documents', manifest.schemaVersion, manifest);
     const reader = await session.connection.runAndReadAll(
-      `SELECT pld, url, epoch_ms(fetched_at), duration_ms, coalesce(redirects, 0), error, headers['retry-after']
-       FROM read_parquet(${file}) ORDER BY pld, fetched_at, url`,
+      `SELECT pld, url, epoch_ms(fetched_at), duration_ms, coalesce(redirects, 0), downloaded_by <> url, error,
+         headers['retry-after']
+       FROM (${documents}) ORDER BY pld, fetched_at, url`,
     );
     const byPld = new Map<string, Row[]>();
-    for (const [pld, url, at, duration, redirects, error, retryAfter] of reader.getRows()) {
+    for (const [pld, url, at, duration, redirects, handedOver, error, retryAfter] of reader.getRows()) {
       const rows = byPld.get(pld as string) ?? [];
       byPld.set(pld as string, rows);
       rows.push({
@@ -116,6 +130,7 @@ async function readRows(folder: string): Promise<Map<string, Row[]>> {
         fetchedAt: Number(at),
         durationMs: Number(duration),
         redirects: Number(redirects),
+        handedOver: handedOver === true,
         error: error as string | null,
         retryAfter: retryAfter as string | null,
       });
