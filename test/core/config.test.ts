@@ -25,6 +25,9 @@ const badConfigs: Array<[string, object]> = [
   ['delayMs', { delayMs: -1 }],
   ['timeoutMs', { timeoutMs: 0 }],
   ['userAgent', { userAgent: 'curl/8' }],
+  ['maxContextsPerDocument', { maxContextsPerDocument: -1 }],
+  ['maxContextsPerCrawl', { maxContextsPerCrawl: 1.5 }],
+  ['parseBudgetMs', { parseBudgetMs: 0 }],
 ];
 
 for (const [name, input] of badConfigs) {
