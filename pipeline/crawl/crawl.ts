@@ -216,6 +216,7 @@ class CrawlRun {
     const task = this.fetchOne(url, depth)
       .catch((error: unknown) => {
         this.failure ??= error;
+        this.claims.failed(url, error);
       })
       .finally(() => {
         this.inflightByPld.set(pld, (this.inflightByPld.get(pld) ?? 1) - 1);

@@ -34,8 +34,8 @@ export class UrlClaims {
   private readonly claims = new Map<string, string>();
   /** Document url -> its outcome, once journaled. */
   private readonly outcomes = new Map<string, Outcome>();
-  /** Document url -> resolves when its record is journaled (fetches in flight that others wait on). */
-  private readonly waiters = new Map<string, Array<() => void>>();
+  /** Document url -> fetches in flight waiting for its record (settled when it is journaled or fails). */
+  private readonly waiters = new Map<string, Array<{ resolve(): void; reject(error: unknown): void }>>();
   /** Handed-over fetch -> the fetch it waits for: a cycle of these is a redirect loop across fetches. */
   private readonly waitsFor = new Map<string, string>();
 
@@ -61,8 +61,14 @@ export class UrlClaims {
     for (const url of requested) if (!this.claims.has(url)) this.claims.set(url, record.url);
     this.outcomes.set(record.url, outcomeOf(record));
     this.waitsFor.delete(record.url);
-    for (const release of this.waiters.get(record.url) ?? []) release();
+    for (const waiter of this.waiters.get(record.url) ?? []) waiter.resolve();
     this.waiters.delete(record.url);
+  }
+
+  /** The fetch of `url` failed (the crawl stops): those waiting for it fail too, rather than wait for ever. */
+  failed(url: string, error: unknown): void {
+    for (const waiter of this.waiters.get(url) ?? []) waiter.reject(error);
+    this.waiters.delete(url);
   }
 
   /**
@@ -88,9 +94,9 @@ export class UrlClaims {
     }
     if (!this.outcomes.has(owner)) {
       this.waitsFor.set(fetched.url, owner);
-      await new Promise<void>((resolve) => {
+      await new Promise<void>((resolve, reject) => {
         const list = this.waiters.get(owner) ?? [];
-        list.push(resolve);
+        list.push({ resolve, reject });
         this.waiters.set(owner, list);
       });
     }
