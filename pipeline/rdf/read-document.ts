@@ -20,10 +20,11 @@ export interface ReadResult extends ParseResult {
   readonly graphHash: string | null;
 }
 
-/** A worker's answer, or why the pool stopped it. */
+/** A worker's answer; or its CPU budget ran out; or the worker died (crash, out of memory). */
 type Outcome =
   | ReadReply
-  | { readonly kind: 'stopped'; readonly code: 'too_complex' | 'parse'; readonly message: string };
+  | { readonly kind: 'over_budget' }
+  | { readonly kind: 'died'; readonly code: 'too_complex' | 'parse'; readonly message: string };
 
 interface Job {
   readonly request: ReadRequest;
@@ -94,14 +95,14 @@ class ParsePool {
       this.retire(slot);
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
       this.finish(slot, {
-        kind: 'stopped',
+        kind: 'died',
         code: outOfMemory ? 'too_complex' : 'parse',
         message: outOfMemory ? 'parsing ran out of memory' : `the parser crashed: ${error.message}`,
       });
     });
     slot.worker.on('exit', () => {
       this.retire(slot);
-      this.finish(slot, { kind: 'stopped', code: 'parse', message: 'the parse worker exited' });
+      this.finish(slot, { kind: 'died', code: 'parse', message: 'the parse worker exited' });
       this.dispatch();
     });
   }
@@ -118,11 +119,7 @@ class ParsePool {
       async () => {
         const used = await slot.worker.cpuUsage(base).catch(() => null);
         if (used === null || slot.job !== job || (used.user + used.system) / 1000 <= job.budgetMs) return;
-        this.finish(slot, {
-          kind: 'stopped',
-          code: 'too_complex',
-          message: `parsing and hashing took more than ${job.budgetMs} ms of CPU time; stopped`,
-        });
+        this.finish(slot, { kind: 'over_budget' });
         this.retire(slot);
         void slot.worker.terminate();
         this.dispatch();
@@ -195,14 +192,16 @@ export async function readDocument(input: DocumentInput, limits: ReadLimits): Pr
             },
             limits.cpuBudgetMs - spentMs,
           );
-    if (outcome === null || outcome.kind === 'stopped') {
+    if (outcome === null || outcome.kind === 'over_budget') {
+      const errorMessage = `parsing and hashing took more than ${limits.cpuBudgetMs} ms of CPU time; stopped`;
+      return { format: null, statements: [], error: 'too_complex', errorMessage, graphHash: null };
+    }
+    if (outcome.kind === 'died') {
       return {
         format: null,
         statements: [],
-        error: outcome?.code ?? 'too_complex',
-        errorMessage:
-          outcome?.message ??
-          `parsing and hashing took more than ${limits.cpuBudgetMs} ms of CPU time; stopped`,
+        error: outcome.code,
+        errorMessage: outcome.message,
         graphHash: null,
       };
     }
