@@ -12,7 +12,10 @@ export function independentCount(
   base: string,
 ): number {
   if (tool === 'serdi') {
-    const run = spawnSync('serdi', ['-i', syntax, '-o', 'nquads', file, base], { encoding: 'utf8' });
+    const run = spawnSync('serdi', ['-i', syntax, '-o', 'nquads', file, base], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 30, // the default 1 MiB cuts off (and fails) any larger output
+    });
     if (run.status !== 0) throw new Error(`serdi -i ${syntax} failed: ${run.stderr}`);
     return run.stdout.split('\n').filter((l) => l.trim() !== '').length;
   }

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { CRAWL_DEFAULTS, ERROR_CODES } from '../../pipeline/core/index.ts';
 import { parseDocument, readDocument, serializeNQuads } from '../../pipeline/rdf/index.ts';
+import { independentCount } from '../rdf/external-tools.ts';
 import { fuzzSeeds, mutate, prng } from './fuzz-corpus.ts';
 
-/** Mutants per seed in `npm test`; `npm run soak` runs many more (FUZZ_CASES). */
+/** Mutants per seed in `npm test`; `FUZZ_CASES=600` for a longer run. */
 const CASES = Number(process.env.FUZZ_CASES ?? 12);
 /**
  * CPU time one mutant may take to parse and hash (bodies are at most a few hundred KiB): CPU time
@@ -13,10 +17,14 @@ const CASES = Number(process.env.FUZZ_CASES ?? 12);
  */
 const BUDGET_MS = 10_000;
 const CONTEXT = JSON.stringify({ '@context': { name: 'http://schema.org/name' } });
+const GRAPH = 'http://fuzz.example.org/doc';
+const out = mkdtempSync(join(tmpdir(), 'fuzz-'));
 
 for (const seed of fuzzSeeds()) {
   test(`mutants of ${seed.name} read to statements or an error of the vocabulary, within the CPU budget`, async () => {
     const random = prng(seed.name.length * 7919 + seed.body.length);
+    let nquadsOfAll = '';
+    let statementsOfAll = 0;
     for (let i = 0; i < CASES; i++) {
       const body = mutate(seed.body, random);
       const what = `${seed.name} mutant ${i}`;
@@ -25,7 +33,7 @@ for (const seed of fuzzSeeds()) {
         {
           body,
           contentType: seed.contentType,
-          documentUrl: 'http://fuzz.example.org/doc',
+          documentUrl: GRAPH,
           loadContext: async (url) => {
             contexts.add(url);
             return CONTEXT;
@@ -52,15 +60,23 @@ for (const seed of fuzzSeeds()) {
       if (result.statements.length > 0) {
         assert.match(result.graphHash ?? '', /^(exact|rdfc1|fallback):/);
         // what we write, we read back: every statement, nothing else
-        const nquads = serializeNQuads(result.statements, 'http://fuzz.example.org/doc');
+        const nquads = serializeNQuads(result.statements, GRAPH);
         const back = await parseDocument({
           body: Buffer.from(nquads),
           contentType: 'application/n-quads',
-          documentUrl: 'http://fuzz.example.org/doc',
+          documentUrl: GRAPH,
         });
         assert.equal(back.error, null, `${what}: our N-Quads do not parse: ${back.errorMessage}`);
         assert.equal(back.statements.length, result.statements.length, `${what}: N-Quads round trip`);
+        nquadsOfAll += nquads;
+        statementsOfAll += result.statements.length;
       }
+    }
+    // and the strict readers of other projects read all of it, every line
+    const file = join(out, `${seed.name}.nq`);
+    writeFileSync(file, nquadsOfAll);
+    for (const tool of ['serdi', 'rapper'] as const) {
+      assert.equal(independentCount(tool, 'nquads', file, GRAPH), statementsOfAll, `${seed.name}: ${tool}`);
     }
   });
 }
