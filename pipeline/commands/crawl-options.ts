@@ -91,7 +91,10 @@ export function addCrawlOptions(command: Command): Command {
         .choices(POLICY_NAMES)
         .default('longest-first'),
     )
-    .option('--now <iso>', 'logical start time of this run (the demo and tests run on a virtual clock)')
+    .option(
+      '--now <iso>',
+      'logical start time of this run (a virtual clock): YYYY-MM-DD (UTC midnight) or YYYY-MM-DDTHH:MM[:SS[.sss]] with Z or ±HH:MM, years 2000-2099',
+    )
     .option('--log <file>', 'write structured JSON logs to this file (default: stderr)')
     .option('--log-level <level>', 'log level: fatal, error, warn, info, debug, silent', 'warn');
 }

@@ -9,21 +9,34 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** The longest delay a Node timer takes (2^31-1 ms, ~24.8 days); a longer one warns and fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Sleeps in real time for any `ms` a clock difference can give: negative or NaN is 0, and a wait
+ * longer than a timer can hold is slept in timer-sized steps (a single overflowing timer would fire
+ * at once, and a caller waiting for that time would spin).
+ */
 function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(
-      () => {
+    let left = Math.max(0, ms || 0); // NaN (a difference with an undefined time) is 0 too
+    let timer: ReturnType<typeof setTimeout>;
+    const step = () => {
+      const chunk = Math.min(left, MAX_TIMER_MS);
+      left -= chunk;
+      timer = setTimeout(() => {
+        if (left > 0) return step();
         signal?.removeEventListener('abort', onAbort);
         resolve();
-      },
-      Math.max(0, ms),
-    );
+      }, chunk);
+    };
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal?.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    step();
   });
 }
 
@@ -46,7 +59,7 @@ export function manualClock(startMs = 0): ManualClock {
   return {
     now: () => t,
     sleep: async (ms: number) => {
-      t += Math.max(0, ms);
+      t += Math.max(0, ms || 0);
     },
     set: (ms: number) => {
       t = ms;

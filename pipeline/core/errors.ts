@@ -67,9 +67,21 @@ export class ObservatoryError extends Error {
   }
 }
 
+/** Characters of input an error message quotes at most: a 10 MB line must not come back whole on stderr. */
+export const QUOTE_LIMIT = 200;
+
+/** Input as an error message quotes it: JSON-quoted (control characters visible), cut to QUOTE_LIMIT with an ellipsis. */
+export function quoteInput(given: unknown): string {
+  const text = JSON.stringify(given) ?? String(given);
+  if (text.length <= QUOTE_LIMIT) return text;
+  // never cut a surrogate pair in half (a lone surrogate is not valid UTF-8 on stderr)
+  const end = /[\uD800-\uDBFF]/.test(text[QUOTE_LIMIT - 1]) ? QUOTE_LIMIT - 1 : QUOTE_LIMIT;
+  return `${text.slice(0, end)}… (${text.length} characters)`;
+}
+
 /** Shorthand for the most common boundary failure: an option or input that is not what was expected. */
 export function invalidInput(what: string, expected: string, given: unknown): ObservatoryError {
-  return new ObservatoryError('invalid_input', `${what}: expected ${expected}, got ${JSON.stringify(given)}`);
+  return new ObservatoryError('invalid_input', `${what}: expected ${expected}, got ${quoteInput(given)}`);
 }
 
 export function isErrorCode(value: string): value is ErrorCode {

@@ -12,12 +12,13 @@ export {
 } from './config.ts';
 export { parseDuration, parseInstant } from './duration.ts';
 export type { ErrorAction, ErrorCode } from './errors.ts';
-export { ERROR_CODES, invalidInput, isErrorCode, ObservatoryError } from './errors.ts';
+export { ERROR_CODES, invalidInput, isErrorCode, ObservatoryError, quoteInput } from './errors.ts';
 export { normaliseIri, stripFragment } from './iri.ts';
 export type { Logger } from './log.ts';
 export { createLogger, silentLogger } from './log.ts';
+export { makeDirectory } from './make-directory.ts';
 export { acquirePidLock } from './pid-lock.ts';
-export { payLevelDomain, urlPld } from './pld.ts';
+export { NO_HOST_PLD, payLevelDomain, urlPld } from './pld.ts';
 export type { Progress, ProgressState } from './progress.ts';
 export { createProgress, formatProgress } from './progress.ts';
 export { renderVegaLite } from './svg-chart.ts';

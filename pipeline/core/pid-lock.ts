@@ -1,4 +1,5 @@
-import { open, readFile, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, open, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { ObservatoryError } from './errors.ts';
 
 function alive(pid: number): boolean {
@@ -11,30 +12,109 @@ function alive(pid: number): boolean {
   }
 }
 
+function ioFailure(doing: string, path: string, error: unknown): ObservatoryError {
+  return new ObservatoryError('io', `cannot ${doing} lock ${path}: ${(error as Error).message}`, {
+    cause: error,
+  });
+}
+
+const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/** A lock file as read: its owner's pid (NaN when unreadable) and its inode, which names this very file. */
+interface Held {
+  readonly text: string;
+  readonly pid: number;
+  readonly ino: number;
+}
+
+/** Reads the lock at `path`; null when there is none (it was released meanwhile). */
+async function readHeld(path: string): Promise<Held | null> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if (code(error) === 'ENOENT') return null;
+    throw ioFailure('read', path, error);
+  }
+  try {
+    const { ino } = await handle.stat();
+    const text = await handle.readFile('utf8');
+    return { text, pid: Number.parseInt(text, 10), ino };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A takeover is two system calls; a claim this old was left by a process killed between them. */
+const ABANDONED_CLAIM_MS = 60_000;
+
+/**
+ * Removes the stale lock `held`, racing other processes that found it stale too. Whoever links the
+ * claim name (derived from the lock's inode) first may remove the lock, and only after checking
+ * that the claim is that very file (same inode, same content): a process that read the stale lock
+ * long ago finds the lock replaced, removes its claim and tries again, and never deletes a live lock.
+ */
+async function removeStale(path: string, held: Held): Promise<void> {
+  const claim = `${path}.takeover-${held.ino}`;
+  try {
+    await link(path, claim);
+  } catch (error) {
+    if (code(error) === 'ENOENT') return; // the stale lock is gone already
+    if (code(error) !== 'EEXIST') throw ioFailure('take over', path, error);
+    const since = await stat(claim).then(
+      (s) => Date.now() - s.ctimeMs,
+      () => 0,
+    );
+    if (since > ABANDONED_CLAIM_MS) await rm(claim, { force: true });
+    return;
+  }
+  try {
+    const claimed = await readHeld(claim);
+    if (claimed?.ino === held.ino && claimed.text === held.text) await unlink(path);
+  } catch (error) {
+    if (code(error) !== 'ENOENT') throw ioFailure('take over', path, error);
+  } finally {
+    await rm(claim, { force: true });
+  }
+}
+
 /**
  * Takes a lock file holding the owner's pid (one publisher per snapshot root, one crawl run at a
- * time). A lock left by a killed process (its pid is gone) is taken over, so a run killed with -9
- * can simply be run again. Returns the release function; `locked` when a live process holds it.
+ * time). The lock appears complete in one step (the pid is written to a file of our own, then
+ * hard-linked to the lock's name, which fails if it exists), so nobody ever reads it empty. A lock
+ * left by a killed process (its pid is gone) is taken over, so a run killed with -9 can simply be
+ * run again; when several processes find it stale at once, exactly one of them gets the lock.
+ * Returns the release function; `locked` when a live process holds it.
  */
 export async function acquirePidLock(path: string, what = 'a lock'): Promise<() => Promise<void>> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(path, 'wx');
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
-      return () => rm(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new ObservatoryError('io', `cannot create lock ${path}: ${(error as Error).message}`, {
-          cause: error,
-        });
-      }
-    }
-    const owner = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
-    if (Number.isInteger(owner) && owner !== process.pid && alive(owner)) {
-      throw new ObservatoryError('locked', `${what} is running already (pid ${owner} holds ${path})`);
-    }
-    await rm(path, { force: true });
+  const mine = `${path}.${process.pid}-${randomBytes(6).toString('hex')}`;
+  try {
+    await writeFile(mine, `${process.pid}\n`, { flag: 'wx' });
+  } catch (error) {
+    throw ioFailure('create', path, error);
   }
-  throw new ObservatoryError('locked', `could not take ${path}: another process keeps taking it`);
+  try {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        await link(mine, path);
+        return async () => {
+          // remove the lock only while it is still ours
+          if ((await readHeld(path))?.pid === process.pid) await rm(path, { force: true });
+        };
+      } catch (error) {
+        if (code(error) !== 'EEXIST') throw ioFailure('create', path, error);
+      }
+      const held = await readHeld(path);
+      if (!held) continue;
+      // our own pid in a lock we are only now taking is a dead process's (pids are reused, in containers
+      // often at once)
+      if (Number.isInteger(held.pid) && held.pid !== process.pid && alive(held.pid)) {
+        throw new ObservatoryError('locked', `${what} is running already (pid ${held.pid} holds ${path})`);
+      }
+      await removeStale(path, held);
+    }
+    throw new ObservatoryError('locked', `could not take ${path}: another process keeps taking it`);
+  } finally {
+    await rm(mine, { force: true });
+  }
 }

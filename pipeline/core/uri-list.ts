@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { ObservatoryError } from './errors.ts';
+import { ObservatoryError, quoteInput } from './errors.ts';
 import { normaliseIri } from './iri.ts';
 
 /**
  * Reads a URI list (seeds, kernel, estimate input): one URI a line, `#` starts a comment, blank
- * lines ignored. URIs are normalised and deduplicated in order; a line that is not an http(s)
- * URI is an error naming the file and line, since a silently dropped seed skews a whole crawl.
+ * lines ignored. URIs are normalised and deduplicated in order; a line that is not one http(s) URI
+ * (two URIs on a line included) is an error naming the file and line, since a silently dropped or
+ * merged seed skews a whole crawl.
  */
 export async function readUriList(file: string): Promise<string[]> {
   let text: string;
@@ -20,11 +21,14 @@ export async function readUriList(file: string): Promise<string[]> {
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.replace(/(^|\s)#.*$/, '').trim();
     if (line === '') return;
-    const url = normaliseIri(line);
+    // a URI never holds whitespace: two URIs on a line would otherwise become one seed with %20 in it
+    const spaced = /\s/.test(line);
+    const url = spaced ? null : normaliseIri(line);
     if (!url) {
+      const expected = spaced ? 'one http(s) URI a line (no whitespace inside)' : 'an http(s) URI';
       throw new ObservatoryError(
         'invalid_input',
-        `${file}:${i + 1}: expected an http(s) URI, got ${JSON.stringify(line)}`,
+        `${file}:${i + 1}: expected ${expected}, got ${quoteInput(line)}`,
       );
     }
     urls.add(url);

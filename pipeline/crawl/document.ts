@@ -41,7 +41,7 @@ export async function processFetch(
   const record: DocumentRecord = {
     url: fetch.url,
     finalUrl: fetch.finalUrl,
-    pld: urlPld(fetch.url) ?? fetch.url,
+    pld: urlPld(fetch.url),
     segment: where.segment,
     round: where.round,
     fetchedAt: fetch.startedAt,

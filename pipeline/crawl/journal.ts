@@ -4,22 +4,21 @@ import {
   existsSync,
   fdatasyncSync,
   ftruncateSync,
-  mkdirSync,
   openSync,
   readFileSync,
   statSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { CrawledDocument, DocumentRecord, ObjectKind, Statement } from '../core/index.ts';
-import { ObservatoryError } from '../core/index.ts';
+import type { CrawledDocument, DocumentRecord, Logger, ObjectKind, Statement } from '../core/index.ts';
+import { makeDirectory, quoteInput } from '../core/index.ts';
 import type { RoundUrl } from './frontier.ts';
 
 /**
  * The crawl journal: one JSON line per event, appended before the event counts. A crawl killed
  * at any moment (kill -9) leaves at worst a torn last line, which resume cuts off; everything
- * before it is replayed, so no finished fetch is lost and none is fetched twice.
+ * before it is replayed, so no finished fetch is lost and none is fetched twice. Lines end at \n
+ * only, and a line damaged otherwise (disk, editor) is skipped and reported, never fatal.
  *
  * Lines: `{"t":"round",...}` when a round starts (the URLs that joined it), `{"t":"doc",...}`
  * per finished fetch (record + statements), `{"t":"end"}` when the crawl is complete.
@@ -65,24 +64,90 @@ function unpack(p: PackedStatement): Statement {
   };
 }
 
+// JSON.stringify leaves U+2028/U+2029 raw inside strings; escaped, a journal line holds no line
+// terminator of any kind, so every line splitter (readline, editors, grep) sees the same lines
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+const escapeSeparator = (c: string) => (c === '\u2028' ? '\\u2028' : '\\u2029');
+
 function encode(line: JournalLine): string {
-  if (line.t !== 'doc') return `${JSON.stringify(line)}\n`;
-  return `${JSON.stringify({ ...line, statements: line.statements.map(pack) })}\n`;
+  const json = JSON.stringify(line.t === 'doc' ? { ...line, statements: line.statements.map(pack) } : line);
+  return `${json.replace(LINE_SEPARATORS, escapeSeparator)}\n`;
 }
 
-function decode(text: string, file: string, lineNo: number): JournalLine {
-  let value: { t?: string; statements?: PackedStatement[] };
+/** A journal line that could not be read, and what it held as far as its text still tells. */
+export interface JournalDamage {
+  /** 1-based line number in the journal. */
+  readonly line: number;
+  readonly kind: 'doc' | 'round' | 'unknown';
+  /** The document's URL, when the line was a document and its URL is still legible. */
+  readonly url: string | null;
+  /** The round number, when the line started a round and the number is still legible. */
+  readonly round: number | null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** The line as a journal entry, or null when it is damaged (not JSON, or not the shape we write). */
+function decode(text: string): JournalLine | null {
+  let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ObservatoryError('corrupt', `${file}:${lineNo}: not a JSON line; the journal is damaged`);
+    return null;
   }
-  if (value.t === 'doc')
-    return { ...(value as unknown as DocLine), statements: (value.statements ?? []).map(unpack) };
-  if (value.t === 'round' || value.t === 'end') return value as JournalLine;
-  throw new ObservatoryError(
-    'corrupt',
-    `${file}:${lineNo}: unknown journal line type ${JSON.stringify(value.t)}`,
+  if (!isObject(value)) return null;
+  if (value.t === 'doc') {
+    const { record, statements, depth } = value;
+    if (!isObject(record) || typeof record.url !== 'string' || typeof depth !== 'number') return null;
+    if (!Array.isArray(statements) || !statements.every(Array.isArray)) return null;
+    return { ...(value as unknown as DocLine), statements: (statements as PackedStatement[]).map(unpack) };
+  }
+  if (value.t === 'round')
+    return typeof value.round === 'number' && Array.isArray(value.urls)
+      ? (value as unknown as RoundLine)
+      : null;
+  return value.t === 'end' ? (value as unknown as EndLine) : null;
+}
+
+/** What a damaged line's text still says: its kind and its document URL or round number. */
+function damageOf(text: string, line: number): JournalDamage {
+  const kind = text.startsWith('{"t":"doc"') ? 'doc' : text.startsWith('{"t":"round"') ? 'round' : 'unknown';
+  const quoted = /"record":\{"url":("(?:[^"\\]|\\.)*")/.exec(text)?.[1];
+  let url: string | null = null;
+  try {
+    url = quoted === undefined ? null : (JSON.parse(quoted) as string);
+  } catch {
+    // the URL itself is damaged
+  }
+  const round = kind === 'round' ? /^\{"t":"round","round":(\d+)/.exec(text)?.[1] : undefined;
+  return { line, kind, url, round: round === undefined ? null : Number(round) };
+}
+
+function describeDamage(d: JournalDamage): string {
+  if (d.kind === 'doc')
+    return `line ${d.line}: document ${d.url === null ? '(URL illegible)' : quoteInput(d.url)}`;
+  if (d.kind === 'round') return `line ${d.line}: the URL list of round ${d.round ?? '(number illegible)'}`;
+  return `line ${d.line}: illegible`;
+}
+
+/**
+ * Says what damaged lines cost, in the structured log and on stderr (cron mails it): a damaged line
+ * is skipped, never a reason to stop, or one bad line would block every later run.
+ */
+function reportDamage(
+  file: string,
+  damage: readonly JournalDamage[],
+  consequence: string,
+  logger?: Logger,
+): void {
+  const shown = damage.slice(0, 5).map(describeDamage);
+  if (damage.length > shown.length) shown.push(`${damage.length - shown.length} more`);
+  logger?.warn(
+    { journal: file, damaged: damage.length, lines: damage.slice(0, 100) },
+    `damaged journal lines skipped; ${consequence}`,
+  );
+  process.stderr.write(
+    `observatory: ${file}: ${damage.length} damaged line(s) skipped (${shown.join('; ')}); ${consequence}\n`,
   );
 }
 
@@ -90,34 +155,47 @@ function decode(text: string, file: string, lineNo: number): JournalLine {
 export interface Journal {
   readonly dir: string;
   readonly replay: readonly JournalLine[];
+  /** Lines that could not be read and were skipped (reported on stderr and in the log). */
+  readonly damaged: readonly JournalDamage[];
   append(line: JournalLine): void;
   close(): void;
 }
 
 /**
- * Opens (creating) the journal in `dir`. A torn last line from a killed crawl is cut off; any
- * other damage is `corrupt`, never silently skipped.
+ * Opens (creating) the journal in `dir`. A torn last line from a killed crawl is cut off; a damaged
+ * line elsewhere is skipped and reported with what it held: a document it recorded is fetched again
+ * when the crawl goes on (its URL is still queued in its round), or is missing from a crawl that
+ * had ended. The damaged lines stay in the file for inspection.
  */
-export function openJournal(dir: string, options: { syncEveryMs?: number } = {}): Journal {
+export function openJournal(dir: string, options: { syncEveryMs?: number; logger?: Logger } = {}): Journal {
   const file = join(dir, JOURNAL_FILE);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (cause) {
-    throw new ObservatoryError('io', `cannot create the crawl folder ${dir}: ${(cause as Error).message}`, {
-      cause,
-    });
-  }
+  makeDirectory(dir, 'the crawl folder');
   const replay: JournalLine[] = [];
+  const damaged: JournalDamage[] = [];
   let validBytes = 0;
   if (existsSync(file)) {
     const text = readFileSync(file, 'utf8');
     const end = text.lastIndexOf('\n') + 1;
     validBytes = Buffer.byteLength(text.slice(0, end));
+    // lines end at \n only: journals written before U+2028/U+2029 were escaped hold them raw
     const lines = text.slice(0, end).split('\n');
     lines.pop();
     lines.forEach((l, i) => {
-      replay.push(decode(l, file, i + 1));
+      const line = decode(l);
+      if (line) replay.push(line);
+      else damaged.push(damageOf(l, i + 1));
     });
+  }
+  if (damaged.length > 0) {
+    const ended = replay.some((l) => l.t === 'end');
+    reportDamage(
+      file,
+      damaged,
+      ended
+        ? 'the crawl had ended: documents of damaged lines are missing from its snapshot'
+        : 'the crawl goes on and fetches the documents of damaged lines again',
+      options.logger,
+    );
   }
   const fd = openSync(file, 'a+');
   if (statSync(file).size !== validBytes) ftruncateSync(fd, validBytes);
@@ -132,6 +210,7 @@ export function openJournal(dir: string, options: { syncEveryMs?: number } = {})
   return {
     dir,
     replay,
+    damaged,
     append(line) {
       writeSync(fd, encode(line));
       dirty = true;
@@ -146,18 +225,62 @@ export function openJournal(dir: string, options: { syncEveryMs?: number } = {})
   };
 }
 
-/** Streams the finished fetches of a journal in the order they finished (what the publisher reads). */
-export async function* readJournalDocuments(dir: string): AsyncGenerator<CrawledDocument> {
-  const file = join(dir, JOURNAL_FILE);
-  const lines = createInterface({
-    input: createReadStream(file, 'utf8'),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  let n = 0;
-  for await (const text of lines) {
-    n++;
-    if (!text.startsWith('{"t":"doc"')) continue;
-    const line = decode(text, file, n) as DocLine;
-    yield { record: line.record, statements: line.statements };
+/**
+ * The complete lines of a file, streamed, split at \n only (readline also ends lines at U+2028 and
+ * U+2029, which raw JSON strings may hold). A torn last line without its \n is left out.
+ */
+async function* fileLines(file: string): AsyncGenerator<string> {
+  const pending: string[] = [];
+  for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
+    let start = 0;
+    for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
+      pending.push(chunk.slice(start, nl));
+      yield pending.join('');
+      pending.length = 0;
+      start = nl + 1;
+    }
+    if (start < chunk.length) pending.push(chunk.slice(start));
   }
+}
+
+/**
+ * Streams the finished fetches of a journal in the order they finished (what the publisher reads).
+ * Damaged lines are skipped; at the end, the documents they held that no later line fetched again
+ * are reported as missing.
+ */
+export async function* readJournalDocuments(
+  dir: string,
+  options: { logger?: Logger } = {},
+): AsyncGenerator<CrawledDocument> {
+  const file = join(dir, JOURNAL_FILE);
+  const damaged: JournalDamage[] = [];
+  const lostUrls = new Set<string>();
+  let n = 0;
+  for await (const text of fileLines(file)) {
+    n++;
+    // round lines are many and large; only document lines matter here
+    if (text.startsWith('{"t":"round"') || text === '{"t":"end"}') continue;
+    const line = decode(text);
+    if (line?.t === 'doc') {
+      lostUrls.delete(line.record.url);
+      yield { record: line.record, statements: line.statements };
+    } else if (!line) {
+      const damage = damageOf(text, n);
+      damaged.push(damage);
+      if (damage.url !== null) lostUrls.add(damage.url);
+    }
+  }
+  if (damaged.length === 0) return;
+  const lost = damaged.filter((d) => d.kind !== 'round' && (d.url === null || lostUrls.has(d.url)));
+  reportDamage(
+    file,
+    damaged,
+    lost.length === 0
+      ? 'every document they held was fetched again later in the crawl'
+      : `${lost.length} document(s) are missing from what is published: ${lost
+          .slice(0, 5)
+          .map((d) => (d.url === null ? `line ${d.line} (URL illegible)` : quoteInput(d.url)))
+          .join(', ')}${lost.length > 5 ? ', ...' : ''}`,
+    options.logger,
+  );
 }

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotKind } from '../core/index.ts';
-import { acquirePidLock, ObservatoryError } from '../core/index.ts';
+import { acquirePidLock, makeDirectory, ObservatoryError } from '../core/index.ts';
 import { INCOMPLETE_DIR } from '../snapshot/index.ts';
 
 /**
@@ -33,7 +33,7 @@ export function runDir(root: string, name: string): string {
 /** Records a new run (atomically), before its first fetch. */
 export async function saveRunState(root: string, state: RunState): Promise<void> {
   const dir = runDir(root, state.name);
-  await mkdir(dir, { recursive: true });
+  makeDirectory(dir, 'the run folder');
   const tmp = join(dir, `${RUN_FILE}.tmp`);
   await writeFile(tmp, `${JSON.stringify(state)}\n`);
   await rename(tmp, join(dir, RUN_FILE));
@@ -61,11 +61,7 @@ export async function findUnfinishedRun(root: string, kind: SnapshotKind): Promi
 /** Runs `fn` holding the root's run lock: one crawl (weekly or tick) at a time per snapshots folder. */
 export async function withRunLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
   const base = join(root, INCOMPLETE_DIR);
-  try {
-    await mkdir(base, { recursive: true });
-  } catch (cause) {
-    throw new ObservatoryError('io', `cannot create ${base}: ${(cause as Error).message}`, { cause });
-  }
+  makeDirectory(base, 'the crawl folder');
   const release = await acquirePidLock(join(base, 'run.lock'), 'another observatory crawl');
   try {
     return await fn();

@@ -22,7 +22,14 @@ export interface PldState {
 
 /** A fresh state for a PLD nobody has asked yet. */
 export function newPldState(delayMs: number): PldState {
-  return { delayMs, lastAt: Number.NEGATIVE_INFINITY, penaltyUntil: 0, inFlight: 0, unconfirmed: 0 };
+  // no bound yet is -Infinity, not 0: a clock before 1970 (any clock value) must find a new PLD ready
+  return {
+    delayMs,
+    lastAt: Number.NEGATIVE_INFINITY,
+    penaltyUntil: Number.NEGATIVE_INFINITY,
+    inFlight: 0,
+    unconfirmed: 0,
+  };
 }
 
 /** Earliest clock time a new request may start; Infinity until a request in flight ends or is confirmed. */

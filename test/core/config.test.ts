@@ -75,6 +75,36 @@ for (const [text, ms] of durations) {
 
 test('parseDuration and parseInstant say what they expected', () => {
   assert.throws(() => parseDuration('soon', '--slot'), /--slot: expected a duration/);
-  assert.throws(() => parseInstant('yesterday'), /--now: expected an ISO 8601 date-time/);
+  assert.throws(() => parseInstant('yesterday'), /--now: expected an ISO 8601 instant/);
   assert.equal(parseInstant('2026-11-16T00:00:00Z'), Date.UTC(2026, 10, 16));
 });
+
+// exact ISO 8601 instants only: Date.parse took the first two as 2026-06-11 and 2026-03-02, and a
+// time before 1970 made the politeness timers spin
+const instants: [string, number | null][] = [
+  ['2026-11-16', Date.UTC(2026, 10, 16)],
+  ['2026-11-16T10:30Z', Date.UTC(2026, 10, 16, 10, 30)],
+  ['2026-11-16T10:30:15.5+02:00', Date.UTC(2026, 10, 16, 8, 30, 15, 500)],
+  ['2024-02-29T23:59:59.999-05:30', Date.UTC(2024, 2, 1, 5, 29, 59, 999)],
+  ['2000-01-01T00:00:00Z', Date.UTC(2000, 0, 1)],
+  ['2026-11-16 junk', null],
+  ['2026-02-30T00:00:00Z', null],
+  ['2023-02-29', null],
+  ['2026-11-16T24:00:00Z', null],
+  ['2026-11-16T10:30:00', null],
+  ['2026-11-16T10:30:00+24:00', null],
+  ['1969-12-31T23:59:59Z', null],
+  ['1999-12-31T23:59:59Z', null],
+  ['2100-01-01', null],
+  ['+002026-11-16', null],
+];
+for (const [text, ms] of instants) {
+  test(`parseInstant(${text}) is ${ms === null ? 'refused' : new Date(ms).toISOString()}`, () => {
+    if (ms !== null) return assert.equal(parseInstant(text), ms);
+    assert.throws(
+      () => parseInstant(text),
+      (e: Error & { code?: string }) =>
+        e.code === 'invalid_input' && e.message.endsWith(`got ${JSON.stringify(text)}`),
+    );
+  });
+}

@@ -85,13 +85,39 @@ test('a torn last line (kill -9 mid-write) is cut off, and appending goes on aft
   );
 });
 
-test('damage inside the journal is corrupt, with file and line', () => {
+test('a damaged line inside the journal is skipped and described, the lines around it replayed', () => {
   const dir = tempDir();
-  writeFileSync(join(dir, JOURNAL_FILE), '{"t":"end"}\nnot json\n{"t":"end"}\n');
-  assert.throws(
-    () => openJournal(dir),
-    (e: Error & { code?: string }) => {
-      return e.code === 'corrupt' && /journal\.ndjson:2/.test(e.message);
-    },
+  const doc = JSON.stringify({ t: 'doc', depth: 0, record, statements: [] });
+  const torn = doc.slice(0, doc.indexOf('"finalUrl"') + 12);
+  writeFileSync(
+    join(dir, JOURNAL_FILE),
+    `{"t":"round","round":0,"urls":[]}\n${torn}\n{"t":"round","round":1\n{"t":"end"}\n`,
   );
+  const j = openJournal(dir);
+  assert.deepEqual(
+    j.replay.map((l) => l.t),
+    ['round', 'end'],
+  );
+  assert.deepEqual(j.damaged, [
+    { line: 2, kind: 'doc', url: record.url, round: null },
+    { line: 3, kind: 'round', url: null, round: 1 },
+  ]);
+  j.close();
+});
+
+test('U+2028 and U+2029 are written escaped, and raw ones (older journals) are read as part of their line', async () => {
+  const dir = tempDir();
+  const separated = [{ ...statements[0], object: 'a\u2028b\u2029c' }];
+  const j = openJournal(dir);
+  j.append({ t: 'doc', depth: 0, record, statements: separated });
+  j.close();
+  const text = readFileSync(join(dir, JOURNAL_FILE), 'utf8');
+  assert.ok(!/[\u2028\u2029]/.test(text) && text.includes('a\\u2028b\\u2029c'));
+  writeFileSync(join(dir, JOURNAL_FILE), text.replace('\\u2028', '\u2028').replace('\\u2029', '\u2029'));
+  const docs = [];
+  for await (const d of readJournalDocuments(dir)) docs.push(d);
+  assert.deepEqual(docs, [{ record, statements: separated }]);
+  const again = openJournal(dir);
+  assert.equal(again.damaged.length, 0);
+  again.close();
 });

@@ -67,7 +67,7 @@ function groupByPld(urls: readonly (string | PlannedUrl)[], stats: HistoryStats)
   const groups = new Map<string, Group>();
   for (const u of urls) {
     const planned = typeof u === 'string' ? { url: u, round: 0 } : u;
-    const pld = urlPld(planned.url) ?? planned.url;
+    const pld = urlPld(planned.url);
     const g = groups.get(pld) ?? { pld, profile: stats.plds.get(pld), urls: [] };
     groups.set(pld, g);
     g.urls.push(planned);
