@@ -12,7 +12,14 @@ export {
 } from './config.ts';
 export { parseDuration, parseInstant } from './duration.ts';
 export type { ErrorAction, ErrorCode } from './errors.ts';
-export { ERROR_CODES, invalidInput, isErrorCode, ObservatoryError, quoteInput } from './errors.ts';
+export {
+  ERROR_CODES,
+  invalidInput,
+  isErrorCode,
+  ObservatoryError,
+  QUOTE_LIMIT,
+  quoteInput,
+} from './errors.ts';
 export { normaliseIri, stripFragment } from './iri.ts';
 export type { Logger } from './log.ts';
 export { createLogger, silentLogger } from './log.ts';

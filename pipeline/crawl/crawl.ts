@@ -308,7 +308,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   if (seedUrls(options.plan.seeds).length === 0) {
     throw new ObservatoryError('invalid_input', 'the crawl has no valid http(s) seed URL');
   }
-  const journal = openJournal(options.dir);
+  const journal = openJournal(options.dir, { logger: options.logger });
   try {
     const run = new CrawlRun(options, journal);
     if (run.replay()) return run.result(true);

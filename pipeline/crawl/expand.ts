@@ -68,7 +68,7 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
     }).finally(() => tools.close());
     if (!result.complete) return { complete: false, kernel: [], crawls, plds: [] };
     crawls.push(result.stats);
-    for await (const { record } of readJournalDocuments(dir)) {
+    for await (const { record } of readJournalDocuments(dir, { logger: o.logger })) {
       if (isRdfDocument(record)) kernel.set(record.url, record.pld);
     }
   }

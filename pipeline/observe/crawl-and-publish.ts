@@ -61,7 +61,7 @@ export async function crawlAndPublish(
       policy,
       plan: { maxDepth: plan.maxDepth, maxDocuments: plan.maxDocuments, maxRounds: plan.maxRounds },
     },
-    documents: () => readJournalDocuments(dir),
+    documents: () => readJournalDocuments(dir, { logger }),
     schedule,
     clock,
     log: logger,

@@ -1,7 +1,7 @@
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { ObservatoryError } from '../core/index.ts';
+import { ObservatoryError, quoteInput } from '../core/index.ts';
 
 /** What to do when a body passes the byte limit: fail (`too_large`) or keep the first bytes (robots.txt). */
 export type OverLimit = 'fail' | 'truncate';
@@ -56,7 +56,7 @@ function decoderFor(coding: string): Transform {
       if (typeof zlib.createZstdDecompress === 'function') return zlib.createZstdDecompress();
       break;
   }
-  throw new ObservatoryError('bad_encoding', `unsupported Content-Encoding ${JSON.stringify(coding)}`);
+  throw new ObservatoryError('bad_encoding', `unsupported Content-Encoding ${quoteInput(coding)}`);
 }
 
 /** The decoders for a Content-Encoding header, in the order they must run (last applied first). */

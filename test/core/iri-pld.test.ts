@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normaliseIri, payLevelDomain, stripFragment, urlPld } from '../../pipeline/core/index.ts';
+import {
+  NO_HOST_PLD,
+  normaliseIri,
+  payLevelDomain,
+  stripFragment,
+  urlPld,
+} from '../../pipeline/core/index.ts';
 
 const iris: Array<[string, string | null]> = [
   ['HTTP://DBpedia.ORG:80/resource/Berlin#this', 'http://dbpedia.org/resource/Berlin'],
@@ -34,9 +40,21 @@ for (const [host, pld] of plds) {
   test(`payLevelDomain(${host}) is ${pld}`, () => assert.equal(payLevelDomain(host), pld));
 }
 
-test('urlPld reads the host of a URL', () => {
-  assert.equal(urlPld('http://sws.geonames.org/2950159/'), 'geonames.org');
-});
+// the PLD of a URL is always derived from its host, never the URL itself (a host the Public Suffix
+// List library refuses, such as `evil{}.org`, once left the whole URL in documents.pld)
+const urlPlds: Array<[string, string]> = [
+  ['http://sws.geonames.org/2950159/', 'geonames.org'],
+  ['http://evil{}.org/x', 'evil{}.org'],
+  ['http://a.b.evil{}.org/x?y', 'evil{}.org'],
+  ['http://[::1]:8080/a', '::1'],
+  ['http://localhost:3000/', 'localhost'],
+  ['http://bücher.example/x', 'xn--bcher-kva.example'],
+  ['not a url', NO_HOST_PLD],
+  ['urn:isbn:0451450523', NO_HOST_PLD],
+];
+for (const [url, pld] of urlPlds) {
+  test(`urlPld(${url}) is ${pld}`, () => assert.equal(urlPld(url), pld));
+}
 
 test('stripFragment keeps everything before #', () => {
   assert.equal(stripFragment('http://xmlns.com/foaf/0.1/#term'), 'http://xmlns.com/foaf/0.1/');

@@ -162,8 +162,22 @@ test('a damaged journal line is skipped and reported; the run resumes and fetche
   const line = damageLineOf(out, 'ls');
   const before = requests('ls');
 
-  const resumed = await runCli(snapshotArgs(out, kernel));
+  const log = join(out, 'run.log');
+  const resumed = await runCli([...snapshotArgs(out, kernel), '--log', log]);
   assert.equal(resumed.status, 0, resumed.stderr);
+  const warned = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.msg.startsWith('damaged journal lines skipped'));
+  assert.deepEqual(
+    warned.map((w) => w.lines),
+    [
+      [{ line, kind: 'doc', url: url('ls'), round: null }],
+      [{ line, kind: 'doc', url: url('ls'), round: null }],
+    ],
+    'in the log: once when the crawl resumes, once when it is published',
+  );
   assert.ok(
     resumed.stderr.includes(
       `journal.ndjson: 1 damaged line(s) skipped (line ${line}: document "${url('ls')}")`,

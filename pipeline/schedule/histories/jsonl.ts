@@ -1,4 +1,4 @@
-import { ObservatoryError } from '../../core/index.ts';
+import { ObservatoryError, quoteInput } from '../../core/index.ts';
 import { changeHistory } from './change-history.ts';
 import type { ChangeHistory } from './types.ts';
 
@@ -8,8 +8,7 @@ function bad(file: string, line: number, expected: string): ObservatoryError {
 
 function instant(value: unknown, file: string, line: number, what: string): number {
   const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms))
-    throw bad(file, line, `${what} as an ISO 8601 timestamp, got ${JSON.stringify(value)}`);
+  if (Number.isNaN(ms)) throw bad(file, line, `${what} as an ISO 8601 timestamp, got ${quoteInput(value)}`);
   return ms;
 }
 

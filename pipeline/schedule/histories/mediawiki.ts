@@ -1,4 +1,4 @@
-import { ObservatoryError } from '../../core/index.ts';
+import { ObservatoryError, quoteInput } from '../../core/index.ts';
 import { changeHistory } from './change-history.ts';
 import type { ChangeHistory } from './types.ts';
 
@@ -50,8 +50,7 @@ export function addMediaWikiResponse(
   for (const page of list as Record<string, unknown>[]) {
     const revisions = page.revisions;
     if (revisions === undefined) continue;
-    if (!Array.isArray(revisions))
-      throw bad(file, `revisions of page ${JSON.stringify(page.title)} as an array`);
+    if (!Array.isArray(revisions)) throw bad(file, `revisions of page ${quoteInput(page.title)} as an array`);
     const key = String(page.pageid ?? page.title);
     let entry = pages.get(key);
     if (!entry) {
@@ -71,7 +70,7 @@ export function addMediaWikiResponse(
       if (Number.isNaN(at)) {
         throw bad(
           file,
-          `every revision with an ISO 8601 timestamp (rvprop=timestamp|flags), got ${JSON.stringify(revision.timestamp)}`,
+          `every revision with an ISO 8601 timestamp (rvprop=timestamp|flags), got ${quoteInput(revision.timestamp)}`,
         );
       }
       entry.first = Math.min(entry.first, at);

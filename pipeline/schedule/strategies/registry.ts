@@ -1,4 +1,4 @@
-import { ObservatoryError } from '../../core/index.ts';
+import { ObservatoryError, quoteInput } from '../../core/index.ts';
 import { dynStrategy, fixStrategy } from './change-streak.ts';
 import { dyldoStrategy } from './dyldo.ts';
 import { goldStrategy, weekStrategy } from './fixed.ts';
@@ -49,7 +49,7 @@ export function strategyByName(name: string): Strategy {
   if (!strategy) {
     throw new ObservatoryError(
       'invalid_input',
-      `unknown strategy ${JSON.stringify(name)}: expected one of ${Object.keys(STRATEGIES).join(', ')}`,
+      `unknown strategy ${quoteInput(name)}: expected one of ${Object.keys(STRATEGIES).join(', ')}`,
     );
   }
   return strategy;
