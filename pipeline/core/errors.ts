@@ -46,7 +46,8 @@ export const ERROR_CODES = {
   io: { action: 'abort', meaning: 'a local file could not be read or written' },
   corrupt: {
     action: 'abort',
-    meaning: 'a local file (journal, manifest, snapshot) is damaged or inconsistent',
+    meaning:
+      'a local file (run state, manifest, snapshot) is damaged or inconsistent; a damaged journal line is skipped and reported instead',
   },
   locked: { action: 'abort', meaning: 'another process holds the lock on the output folder' },
   internal: { action: 'abort', meaning: 'a bug: an invariant of the observatory did not hold' },

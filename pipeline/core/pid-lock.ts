@@ -61,6 +61,7 @@ async function removeStale(path: string, held: Held): Promise<void> {
   } catch (error) {
     if (code(error) === 'ENOENT') return; // the stale lock is gone already
     if (code(error) !== 'EEXIST') throw ioFailure('take over', path, error);
+    // file times are the wall clock's: the claim's age is read on it, never on a run's virtual clock
     const since = await stat(claim).then(
       (s) => Date.now() - s.ctimeMs,
       () => 0,
