@@ -18,7 +18,7 @@ export function simwebCommand(): Command {
     },
   )
     .option('--truth <file>', 'write the ground truth (JSON Lines, at the virtual clock) to this file')
-    .option('--seeds-out <file>', 'where to write the core seed list', 'demo-output/simweb/core.txt')
+    .option('--seeds-out <file>', 'where to write the core seed list', 'simweb-output/core.txt')
     .action(async (cli: SimWebCommandOptions) => {
       const options = simWebOptionsFromCli(cli);
       const sim = await startSimWeb(options);
