@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ScheduleEntry } from '../../pipeline/core/index.ts';
-import { dueUrls, nextSchedule, weekPosition } from '../../pipeline/schedule/index.ts';
+import { dueUrls, nextSchedule, weekPosition, weekStartOf } from '../../pipeline/schedule/index.ts';
 
 const H = 3_600_000;
 const W0 = Date.UTC(2026, 10, 16);
@@ -13,6 +13,17 @@ test('the week is 16 slots of 10.5 h; after it the weekly snapshot is due', () =
   assert.equal(weekPosition(W0, W0 + 15 * 10.5 * H)?.slot, 15);
   assert.equal(weekPosition(W0, W0 + 168 * H), null);
   assert.equal(weekPosition(W0, W0 - 1), null);
+});
+
+test("the week boundary is 00:00 UTC of the weekly snapshot's name; every slot starts exactly on it", () => {
+  assert.equal(weekStartOf('2026-11-16'), W0);
+  assert.throws(() => weekStartOf('2026-11-16T1030Z'), /not a weekly snapshot name/);
+  for (let slot = 1; slot < 16; slot++) {
+    const start = W0 + slot * 10.5 * H;
+    assert.equal(weekPosition(W0, start - 1)?.slot, slot - 1, `1 ms before slot ${slot}`);
+    assert.deepEqual(weekPosition(W0, start), { weekStart: W0, slot, slotStart: start });
+    assert.equal(weekPosition(W0, start + 1)?.slot, slot, `1 ms into slot ${slot}`);
+  }
 });
 
 /** Replays a scripted history of one document, one observation per due slot; returns its levels. */
