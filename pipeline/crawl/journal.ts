@@ -111,8 +111,17 @@ function decode(text: string): JournalLine | null {
 
 /** What a damaged line's text still says: its kind and its document URL or round number. */
 function damageOf(text: string, line: number): JournalDamage {
-  const kind = text.startsWith('{"t":"doc"') ? 'doc' : text.startsWith('{"t":"round"') ? 'round' : 'unknown';
-  const quoted = /"record":\{"url":("(?:[^"\\]|\\.)*")/.exec(text)?.[1];
+  const record = text.indexOf('"record":{');
+  const kind =
+    text.startsWith('{"t":"doc"') || record >= 0
+      ? 'doc'
+      : text.startsWith('{"t":"round"')
+        ? 'round'
+        : 'unknown';
+  // the record's url is the first "url" after the record starts (its headers and statements follow it)
+  const urlField = /"url":("(?:[^"\\]|\\.)*")/g;
+  urlField.lastIndex = record;
+  const quoted = record >= 0 ? urlField.exec(text)?.[1] : undefined;
   let url: string | null = null;
   try {
     url = quoted === undefined ? null : (JSON.parse(quoted) as string);
