@@ -2,21 +2,28 @@
 import { Command, CommanderError } from 'commander';
 import { exitCodeFor, reportFailure } from './commands/failure.ts';
 import { commands } from './commands/index.ts';
-import { SOFTWARE_VERSION } from './core/index.ts';
+import { cutText, MESSAGE_LIMIT, SOFTWARE_VERSION } from './core/index.ts';
 
 /**
  * The `observatory` command. Options are parsed and validated here, once, into typed configs;
  * each subcommand's file (pipeline/commands/) hands its config to one stage's public entry.
  */
+// commander quotes what it was given whole: one line, cut like every other failure message
+const usageErrors = {
+  outputError: (text: string, write: (text: string) => void) =>
+    write(`${cutText(text.trim().split('\n')[0], MESSAGE_LIMIT)}\n`),
+};
+
 export function buildProgram(): Command {
   const program = new Command('observatory')
     .description('Linked Data Observatory: crawl the Web of Data, publish snapshots, build the portal')
     .version(SOFTWARE_VERSION)
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text.trim().split('\n')[0] + '\n') });
+    .configureOutput(usageErrors);
   for (const make of commands) {
-    program.addCommand(make().exitOverride());
+    // addCommand does not pass the program's settings on: each command gets them itself
+    program.addCommand(make().exitOverride().configureOutput(usageErrors));
   }
   return program;
 }

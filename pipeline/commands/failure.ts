@@ -1,4 +1,4 @@
-import { ObservatoryError } from '../core/index.ts';
+import { cutText, MESSAGE_LIMIT, ObservatoryError } from '../core/index.ts';
 
 /** Exit code of a failed command: 2 for bad input (usage), 1 for everything else. */
 export function exitCodeFor(error: unknown): number {
@@ -11,6 +11,6 @@ export function reportFailure(error: unknown): void {
     error instanceof ObservatoryError
       ? `observatory: ${error.message} [${error.code}]`
       : `observatory: ${error instanceof Error ? error.message : String(error)}`;
-  process.stderr.write(`${message.split('\n')[0]}\n`);
+  process.stderr.write(`${cutText(message.split('\n')[0], MESSAGE_LIMIT)}\n`);
   if (process.env.OBSERVATORY_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
 }

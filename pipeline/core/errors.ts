@@ -71,13 +71,20 @@ export class ObservatoryError extends Error {
 /** Characters of input an error message quotes at most: a 10 MB line must not come back whole on stderr. */
 export const QUOTE_LIMIT = 200;
 
-/** Input as an error message quotes it: JSON-quoted (control characters visible), cut to QUOTE_LIMIT with an ellipsis. */
-export function quoteInput(given: unknown): string {
-  const text = JSON.stringify(given) ?? String(given);
-  if (text.length <= QUOTE_LIMIT) return text;
-  // never cut a surrogate pair in half (a lone surrogate is not valid UTF-8 on stderr)
-  const end = /[\uD800-\uDBFF]/.test(text[QUOTE_LIMIT - 1]) ? QUOTE_LIMIT - 1 : QUOTE_LIMIT;
+/** Characters of a one-line failure message at most (its quotes are cut already; this is the backstop). */
+export const MESSAGE_LIMIT = 1000;
+
+/** `text` cut to `limit` characters, with an ellipsis and the full length, never inside a surrogate pair. */
+export function cutText(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  // a lone surrogate is not valid UTF-8 on stderr
+  const end = /[\uD800-\uDBFF]/.test(text[limit - 1]) ? limit - 1 : limit;
   return `${text.slice(0, end)}… (${text.length} characters)`;
+}
+
+/** Input as an error message quotes it: JSON-quoted (control characters visible), cut to QUOTE_LIMIT. */
+export function quoteInput(given: unknown): string {
+  return cutText(JSON.stringify(given) ?? String(given), QUOTE_LIMIT);
 }
 
 /** Shorthand for the most common boundary failure: an option or input that is not what was expected. */

@@ -13,9 +13,11 @@ export {
 export { parseDuration, parseInstant } from './duration.ts';
 export type { ErrorAction, ErrorCode } from './errors.ts';
 export {
+  cutText,
   ERROR_CODES,
   invalidInput,
   isErrorCode,
+  MESSAGE_LIMIT,
   ObservatoryError,
   QUOTE_LIMIT,
   quoteInput,

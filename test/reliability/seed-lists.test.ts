@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { QUOTE_LIMIT, readUriList } from '../../pipeline/core/index.ts';
+import { MESSAGE_LIMIT, QUOTE_LIMIT, readUriList } from '../../pipeline/core/index.ts';
 import { CLI } from '../commands/cli-process.ts';
 
 /**
@@ -60,4 +60,15 @@ test('an option value is quoted cut short too', () => {
   assert.equal(r.status, 2);
   assert.ok(r.stderr.length < QUOTE_LIMIT + 400, `${r.stderr.length} characters on stderr`);
   assert.match(r.stderr, /^observatory: --delay: expected .*999… \(100003 characters\) \[invalid_input\]\n$/);
+});
+
+test("commander's own usage errors (an unknown option, a wrong choice) are one line, cut short", () => {
+  const kernel = listFile('http://a.example/ok\n');
+  for (const args of [[`--${'y'.repeat(100_000)}`], ['--policy', 'y'.repeat(100_000)]]) {
+    const r = snapshot(kernel, ...args);
+    assert.equal(r.status, 2);
+    assert.equal(r.stderr.split('\n').length, 2, 'one line');
+    assert.ok(r.stderr.length < MESSAGE_LIMIT + 100, `${r.stderr.length} characters on stderr`);
+    assert.match(r.stderr, /^error: .*yyy… \(\d+ characters\)\n$/);
+  }
 });
