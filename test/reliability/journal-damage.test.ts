@@ -79,7 +79,12 @@ async function killedRun(kernel: string): Promise<string> {
   const child = spawn(process.execPath, [CLI, ...snapshotArgs(out, kernel)], { stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const journal = journalOf(out);
-  const journaled = (path: string) => readFileSync(journal, 'utf8').includes(`"url":"${url(path)}"`);
+  // complete lines only: a line being written when the poll reads it is not journaled yet
+  const journaled = (path: string) =>
+    readFileSync(journal, 'utf8')
+      .split('\n')
+      .slice(0, -1)
+      .some((line) => line.includes(`"url":"${url(path)}"`));
   while (!existsSync(journal) || !journaled('ls') || !journaled('other')) await sleep(20);
   child.kill('SIGKILL');
   await exited;
