@@ -109,7 +109,7 @@ export class Frontier {
     const plds = new Set<string>();
     for (const url of this.candidates) {
       const entry = this.entries.get(url)!;
-      if (entry.depth <= maxDepth) plds.add(urlPld(url) ?? url);
+      if (entry.depth <= maxDepth) plds.add(urlPld(url));
     }
     return plds;
   }
@@ -138,7 +138,7 @@ export class Frontier {
 
   private enqueue(url: string, entry: UrlEntry, round: number): void {
     entry.round = round;
-    const pld = urlPld(url) ?? url;
+    const pld = urlPld(url);
     let queue = this.queues.get(pld);
     if (!queue) {
       queue = new PldQueue();
@@ -149,6 +149,6 @@ export class Frontier {
   }
 
   private queueOf(url: string): PldQueue | undefined {
-    return this.queues.get(urlPld(url) ?? url);
+    return this.queues.get(urlPld(url));
   }
 }

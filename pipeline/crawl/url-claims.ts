@@ -119,7 +119,7 @@ export class UrlClaims {
     return {
       url: fetched.url,
       finalUrl: outcome.finalUrl,
-      pld: urlPld(fetched.url) ?? fetched.url,
+      pld: urlPld(fetched.url),
       segment: where.segment,
       round: where.round,
       fetchedAt: fetched.startedAt,

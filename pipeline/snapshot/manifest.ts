@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotKind } from '../core/index.ts';
-import { ObservatoryError } from '../core/index.ts';
+import { ObservatoryError, quoteInput } from '../core/index.ts';
 import { ioError } from './durable-fs.ts';
 import { CHECKSUMS_FILE, MANIFEST_FILE, type SchemaVersion } from './schema.ts';
 import type { SnapshotStats } from './snapshot-stats.ts';
@@ -77,7 +77,7 @@ export function parseChecksums(text: string, path: string): Map<string, string> 
   for (const line of text.split('\n')) {
     if (line === '') continue;
     const m = /^([0-9a-f]{64}) [ *](.+)$/.exec(line);
-    if (!m) throw new ObservatoryError('corrupt', `${path}: malformed line ${JSON.stringify(line)}`);
+    if (!m) throw new ObservatoryError('corrupt', `${path}: malformed line ${quoteInput(line)}`);
     sums.set(m[2], m[1]);
   }
   return sums;

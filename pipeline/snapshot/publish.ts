@@ -4,6 +4,7 @@ import type { Clock, CrawledDocument, Logger, ScheduleEntry, SnapshotKind } from
 import {
   acquirePidLock,
   invalidInput,
+  makeDirectory,
   ObservatoryError,
   SOFTWARE_VERSION,
   silentLogger,
@@ -231,11 +232,7 @@ export async function publishSnapshot(options: PublishOptions): Promise<Publishe
   const work = join(scratch, 'publish');
   const database = join(scratch, 'publish.duckdb');
   const folder = join(root, options.name);
-  try {
-    await mkdir(scratch, { recursive: true });
-  } catch (error) {
-    throw ioError('create the snapshot root', root, error);
-  }
+  makeDirectory(scratch, 'the publish folder');
   const release = await acquirePidLock(join(root, INCOMPLETE_DIR, 'publish.lock'), 'another publish');
   const cleanUp = async () => {
     for (const path of [work, database, `${database}.wal`, `${database}.tmp`]) {

@@ -3,6 +3,7 @@ import {
   type FetchResult,
   ObservatoryError,
   payLevelDomain,
+  quoteInput,
   type RedirectHop,
 } from '../core/index.ts';
 import { type Exchange, exchange, type WebContext } from './exchange.ts';
@@ -142,7 +143,7 @@ export async function fetchWithRules(
     const location = outcome.headers.location;
     const next: URL | null = location === undefined ? null : URL.parse(location, current);
     if (!next || !/^https?:$/.test(next.protocol) || next.hostname === '') {
-      const why = location === undefined ? 'no Location' : `bad Location ${JSON.stringify(location)}`;
+      const why = location === undefined ? 'no Location' : `bad Location ${quoteInput(location)}`;
       return finish(ctx, p, current.href, outcome, 'redirect_invalid', `${outcome.status} with ${why}`);
     }
     next.hash = '';

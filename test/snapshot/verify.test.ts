@@ -136,6 +136,6 @@ test('an unwritable root is one clear io error', async () => {
       documents: source([]),
       clock: manualClock(0),
     }),
-    { code: 'io', message: /^cannot create the snapshot root .*not-a-directory\/snapshots: ENOTDIR/ },
+    { code: 'io', message: /^cannot create the publish folder .*not-a-directory\/snapshots\/.*ENOTDIR/ },
   );
 });
