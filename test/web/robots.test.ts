@@ -76,7 +76,10 @@ describe('robots.txt over HTTP', () => {
         let skipped = 0;
         const clock = { now: () => systemClock.now() + skipped, sleep: systemClock.sleep };
         const ttlMs = 60_000;
-        const fetcher = createFetcher(configFor(port, { maxAttempts: 1, robotsUnavailableTtlMs: ttlMs }), clock);
+        const fetcher = createFetcher(
+          configFor(port, { maxAttempts: 1, robotsUnavailableTtlMs: ttlMs }),
+          clock,
+        );
         const first = await fetcher.fetchDocument('http://a.example.org/doc');
         const cached = await fetcher.fetchDocument('http://a.example.org/doc');
         skipped += ttlMs + 1;
