@@ -3,6 +3,30 @@ import { type ChildProcess, spawn } from 'node:child_process';
 /** The `observatory` entry point, for tests and benchmarks that run the CLI as a child process. */
 export const CLI = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
 
+/** Where a test's `observatory snapshot` run reads, writes and crawls: `resolve` routes every host to a local Web. */
+export interface SnapshotRun {
+  readonly kernel: string;
+  readonly out: string;
+  readonly now: string;
+  readonly resolve: string;
+}
+
+/** The arguments of `observatory snapshot` for one such run; the caller appends its own pacing options. */
+export function snapshotCliArgs({ kernel, out, now, resolve }: SnapshotRun): string[] {
+  return [
+    'snapshot',
+    '--kernel',
+    kernel,
+    '--out',
+    out,
+    '--now',
+    now,
+    '--resolve',
+    resolve,
+    '--allow-private',
+  ];
+}
+
 export interface CliRun {
   readonly status: number | null;
   readonly stdout: string;

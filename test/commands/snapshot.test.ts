@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
-import { CLI, runCli } from './cli-process.ts';
+import { CLI, runCli, snapshotCliArgs } from './cli-process.ts';
 
 const NOW = '2026-01-05T00:00:00Z';
 let sim: SimWeb;
@@ -30,20 +30,11 @@ after(() => sim.close());
 
 function args(out: string, kernel = kernelFile): string[] {
   return [
-    'snapshot',
-    '--kernel',
-    kernel,
-    '--out',
-    out,
-    '--now',
-    NOW,
+    ...snapshotCliArgs({ kernel, out, now: NOW, resolve: sim.resolveRule }),
     '--delay',
     '0.005',
     '--adaptive-rounds',
     '1',
-    '--resolve',
-    sim.resolveRule,
-    '--allow-private',
   ];
 }
 

@@ -5,19 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import {
-  crawlConfig,
-  parseResolveRule,
-  payLevelDomain,
-  silentLogger,
-  systemClock,
-} from '../../pipeline/core/index.ts';
-import {
-  type CrawlPlan,
-  createCrawlTools,
-  readJournalDocuments,
-  runCrawl,
-} from '../../pipeline/crawl/index.ts';
+import { crawlConfig, parseResolveRule, payLevelDomain } from '../../pipeline/core/index.ts';
+import { type CrawlPlan, readJournalDocuments } from '../../pipeline/crawl/index.ts';
+import { crawlInto } from './sim-crawl.ts';
 
 /**
  * A small link graph served over real HTTP (hosts routed to 127.0.0.1 by --resolve):
@@ -90,24 +80,7 @@ const plan: CrawlPlan = {
   segmentFor: () => 'expand',
 };
 
-async function crawl(dir: string, signal?: AbortSignal) {
-  const tools = createCrawlTools(config(), systemClock);
-  try {
-    return await runCrawl({
-      plan,
-      config: config(),
-      policy: 'longest-first',
-      fetcher: tools.fetcher,
-      loadContext: tools.loadContext,
-      dir,
-      clock: systemClock,
-      logger: silentLogger,
-      signal,
-    });
-  } finally {
-    await tools.close();
-  }
-}
+const crawl = (dir: string, signal?: AbortSignal) => crawlInto(dir, config(), plan, { signal });
 
 async function journalUrls(dir: string): Promise<string[]> {
   const urls: string[] = [];

@@ -3,9 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type DocumentRecord, manualClock } from '../../pipeline/core/index.ts';
+import type { DocumentRecord } from '../../pipeline/core/index.ts';
 import { readJournalDocuments } from '../../pipeline/crawl/index.ts';
-import { openDuckDb, publishSnapshot, queryRows } from '../../pipeline/snapshot/index.ts';
+import { readRows } from '../snapshot/read-rows.ts';
+import { publishWeek, WEEK1 } from '../snapshot/sample-crawl.ts';
 import { configFor, startServer, type TestServer } from '../web/http-server.ts';
 import { crawlSim, planFor } from './sim-crawl.ts';
 
@@ -88,42 +89,20 @@ test('fetches that hand over to each other end in redirect_loop, not in a wait f
 test('published: statements count distinct triples once per graph, parsed_statements as parsed', async () => {
   const root = await mkdtemp(join(tmpdir(), 'shared-race-'));
   try {
-    const startedAt = Date.UTC(2026, 10, 16);
-    const { folder } = await publishSnapshot({
-      root,
-      name: '2026-11-16',
-      kind: 'weekly',
-      startedAt,
-      endedAt: startedAt + 60_000,
-      config: {},
-      documents: () => readJournalDocuments(dir),
-      clock: manualClock(startedAt + 120_000),
-    });
-    const session = await openDuckDb();
-    try {
-      const rows = await queryRows(
-        session.connection,
-        `SELECT url, statements, parsed_statements, downloaded_by = url, error
-         FROM read_parquet('${folder}/documents.parquet') ORDER BY url`,
-      );
-      const owns = (url: string) => records.get(url)!.downloadedBy === undefined;
-      assert.deepEqual(
-        rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v))),
-        [
-          ['http://a.org/p', 0, 0, owns('http://a.org/p'), 'redirect_loop'],
-          ['http://a.org/x', 2, 3, owns('http://a.org/x'), null],
-          ['http://b.org/q', 0, 0, owns('http://b.org/q'), 'redirect_loop'],
-          ['http://b.org/y', 2, 3, owns('http://b.org/y'), null],
-        ],
-      );
-      const [[quads]] = await queryRows(
-        session.connection,
-        `SELECT count(*) FROM read_parquet('${folder}/quads.parquet')`,
-      );
-      assert.equal(Number(quads), 2);
-    } finally {
-      session.close();
-    }
+    const { folder } = await publishWeek(root, WEEK1, () => readJournalDocuments(dir));
+    const rows = await readRows(
+      `SELECT url, statements, parsed_statements, downloaded_by = url, error
+       FROM read_parquet('${folder}/documents.parquet') ORDER BY url`,
+    );
+    const owns = (url: string) => records.get(url)!.downloadedBy === undefined;
+    assert.deepEqual(rows, [
+      ['http://a.org/p', 0, 0, owns('http://a.org/p'), 'redirect_loop'],
+      ['http://a.org/x', 2, 3, owns('http://a.org/x'), null],
+      ['http://b.org/q', 0, 0, owns('http://b.org/q'), 'redirect_loop'],
+      ['http://b.org/y', 2, 3, owns('http://b.org/y'), null],
+    ]);
+    const [[quads]] = await readRows(`SELECT count(*) FROM read_parquet('${folder}/quads.parquet')`);
+    assert.equal(Number(quads), 2);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -4,18 +4,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type DocumentRecord, manualClock, silentLogger, systemClock } from '../../pipeline/core/index.ts';
-import {
-  createCrawlTools,
-  JOURNAL_FILE,
-  type JournalLine,
-  readJournalDocuments,
-  runCrawl,
-} from '../../pipeline/crawl/index.ts';
+import type { DocumentRecord } from '../../pipeline/core/index.ts';
+import { JOURNAL_FILE, type JournalLine, readJournalDocuments } from '../../pipeline/crawl/index.ts';
 import { readHistoryStats } from '../../pipeline/schedule/estimate/history-stats.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
-import { openDuckDb, publishSnapshot, queryRows, verifySnapshot } from '../../pipeline/snapshot/index.ts';
-import { crawlSim, planFor, simConfig } from './sim-crawl.ts';
+import { verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { readRows } from '../snapshot/read-rows.ts';
+import { publishWeek, WEEK1 } from '../snapshot/sample-crawl.ts';
+import { crawlInto, crawlSim, journalRecords, planFor, simConfig } from './sim-crawl.ts';
 
 /**
  * A final URL is downloaded once per crawl. DCMI terms answer 302 and schema.org terms 303 to their
@@ -88,51 +84,30 @@ test('every URL has its row; one row per final URL downloaded it, the others poi
 test('the published snapshot reconciles: statements of the downloading rows = rows of quads.parquet', async () => {
   const root = await mkdtemp(join(tmpdir(), 'shared-final-url-'));
   try {
-    const startedAt = Date.UTC(2026, 10, 16);
-    const { folder } = await publishSnapshot({
-      root,
-      name: '2026-11-16',
-      kind: 'weekly',
-      startedAt,
-      endedAt: startedAt + 60_000,
-      config: {},
-      documents: () => readJournalDocuments(dir),
-      clock: manualClock(startedAt + 120_000),
-    });
-    const session = await openDuckDb();
-    try {
-      const d = `read_parquet('${folder}/documents.parquet')`;
-      const q = `read_parquet('${folder}/quads.parquet')`;
-      const [[owned, quads, graphs]] = await queryRows(
-        session.connection,
-        `SELECT (SELECT sum(statements) FROM ${d} WHERE downloaded_by = url), (SELECT count(*) FROM ${q}),
-          (SELECT count(*) FROM ${d} WHERE downloaded_by = url AND statements > 0)`,
-      );
-      assert.equal(Number(owned), Number(quads));
-      assert.equal(Number(graphs), 2);
-      // the join from quads to the row that downloaded them is exact: one row per graph
-      const [[joined]] = await queryRows(
-        session.connection,
-        `SELECT count(*) FROM ${q} AS q JOIN ${d} AS o ON o.final_url = q.graph AND o.downloaded_by = o.url`,
-      );
-      assert.equal(Number(joined), Number(quads));
-      // every URL keeps the graph hash and size of the document it leads to, for change detection per URL
-      const perDoc = await queryRows(
-        session.connection,
-        `SELECT final_url, count(*), count(DISTINCT graph_hash), count(DISTINCT statements),
-           count(DISTINCT content_sha256), min(parsed_statements >= statements)
-         FROM ${d} GROUP BY final_url ORDER BY final_url`,
-      );
-      assert.deepEqual(
-        perDoc.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v))),
-        [
-          [DCTERMS, DC_TERMS.length + 1, 1, 1, 1, true],
-          [SCHEMA_DOC, SCHEMA_TERMS.length, 1, 1, 1, true],
-        ],
-      );
-    } finally {
-      session.close();
-    }
+    const { folder } = await publishWeek(root, WEEK1, () => readJournalDocuments(dir));
+    const d = `read_parquet('${folder}/documents.parquet')`;
+    const q = `read_parquet('${folder}/quads.parquet')`;
+    const [[owned, quads, graphs]] = await readRows(
+      `SELECT (SELECT sum(statements) FROM ${d} WHERE downloaded_by = url), (SELECT count(*) FROM ${q}),
+        (SELECT count(*) FROM ${d} WHERE downloaded_by = url AND statements > 0)`,
+    );
+    assert.equal(Number(owned), Number(quads));
+    assert.equal(Number(graphs), 2);
+    // the join from quads to the row that downloaded them is exact: one row per graph
+    const [[joined]] = await readRows(
+      `SELECT count(*) FROM ${q} AS q JOIN ${d} AS o ON o.final_url = q.graph AND o.downloaded_by = o.url`,
+    );
+    assert.equal(Number(joined), Number(quads));
+    // every URL keeps the graph hash and size of the document it leads to, for change detection per URL
+    const perDoc = await readRows(
+      `SELECT final_url, count(*), count(DISTINCT graph_hash), count(DISTINCT statements),
+         count(DISTINCT content_sha256), min(parsed_statements >= statements)
+       FROM ${d} GROUP BY final_url ORDER BY final_url`,
+    );
+    assert.deepEqual(perDoc, [
+      [DCTERMS, DC_TERMS.length + 1, 1, 1, 1, true],
+      [SCHEMA_DOC, SCHEMA_TERMS.length, 1, 1, 1, true],
+    ]);
     // the estimator learns from this history what each URL cost: its own requests, not its owner's
     const history = await readHistoryStats(root);
     for (const [url, record] of records) {
@@ -147,22 +122,12 @@ test('the published snapshot reconciles: statements of the downloading rows = ro
 test('rows whose downloading row is missing (a damaged journal line) are left out, the rest publishes', async () => {
   const root = await mkdtemp(join(tmpdir(), 'shared-orphans-'));
   try {
-    const startedAt = Date.UTC(2026, 10, 16);
     async function* withoutDcmiDownload() {
       for await (const doc of readJournalDocuments(dir)) {
         if (doc.record.finalUrl !== DCTERMS || doc.record.downloadedBy !== undefined) yield doc;
       }
     }
-    const { folder, manifest } = await publishSnapshot({
-      root,
-      name: '2026-11-16',
-      kind: 'weekly',
-      startedAt,
-      endedAt: startedAt + 60_000,
-      config: {},
-      documents: withoutDcmiDownload,
-      clock: manualClock(startedAt + 120_000),
-    });
+    const { folder, manifest } = await publishWeek(root, WEEK1, withoutDcmiDownload);
     assert.equal(manifest.counts.documents, SCHEMA_TERMS.length);
     await verifySnapshot(folder);
   } finally {
@@ -181,25 +146,10 @@ test('after a resume, a final URL fetched before the crash stays claimed', async
   assert.equal(kept.length, 2);
   writeFileSync(join(dir, JOURNAL_FILE), `${kept.join('\n')}\n`);
   const since = sim.requestLog().length;
-  const tools = createCrawlTools(config(), systemClock);
-  try {
-    await runCrawl({
-      plan: planFor(SEEDS, 0),
-      config: config(),
-      policy: 'longest-first',
-      fetcher: tools.fetcher,
-      loadContext: tools.loadContext,
-      dir,
-      clock: systemClock,
-      logger: silentLogger,
-    });
-  } finally {
-    await tools.close();
-  }
+  await crawlInto(dir, config(), planFor(SEEDS, 0));
   const again = sim.requestLog(since).filter((e) => e.host === 'purl.org' && e.path === '/dc/terms/');
   assert.equal(again.length, 0);
-  const resumed = new Map<string, DocumentRecord>();
-  for await (const { record } of readJournalDocuments(dir)) resumed.set(record.url, record);
+  const resumed = await journalRecords(dir);
   assert.equal(resumed.size, SEEDS.length);
   const owner = [...resumed.values()].find((r) => r.finalUrl === DCTERMS && r.downloadedBy === undefined)!;
   for (const url of [...DC_TERMS, DCTERMS].filter((u) => u !== owner.url)) {

@@ -42,16 +42,16 @@ export interface SimCrawl {
   readonly dir: string;
 }
 
-/** Runs one crawl over real HTTP with a fresh fetcher and a fresh journal folder. */
-export async function crawlSim(
+/** Runs one crawl over real HTTP with a fresh fetcher, journaling into `dir` (resuming what it holds). */
+export async function crawlInto(
+  dir: string,
   config: CrawlConfig,
   plan: CrawlPlan,
-  policy: PolicyName = 'longest-first',
-): Promise<SimCrawl> {
-  const dir = mkdtempSync(join(tmpdir(), 'crawl-sim-'));
+  { policy = 'longest-first', signal }: { policy?: PolicyName; signal?: AbortSignal } = {},
+): Promise<CrawlResult> {
   const tools = createCrawlTools(config, systemClock);
   try {
-    const result = await runCrawl({
+    return await runCrawl({
       plan,
       config,
       policy,
@@ -60,13 +60,29 @@ export async function crawlSim(
       dir,
       clock: systemClock,
       logger: silentLogger,
+      signal,
     });
-    const records = new Map<string, DocumentRecord>();
-    for await (const { record } of readJournalDocuments(dir)) records.set(record.url, record);
-    return { result, records, dir };
   } finally {
     await tools.close();
   }
+}
+
+/** Every record journaled in `dir`, by the URL asked for. */
+export async function journalRecords(dir: string): Promise<Map<string, DocumentRecord>> {
+  const records = new Map<string, DocumentRecord>();
+  for await (const { record } of readJournalDocuments(dir)) records.set(record.url, record);
+  return records;
+}
+
+/** Runs one crawl over real HTTP with a fresh fetcher and a fresh journal folder. */
+export async function crawlSim(
+  config: CrawlConfig,
+  plan: CrawlPlan,
+  policy: PolicyName = 'longest-first',
+): Promise<SimCrawl> {
+  const dir = mkdtempSync(join(tmpdir(), 'crawl-sim-'));
+  const result = await crawlInto(dir, config, plan, { policy });
+  return { result, records: await journalRecords(dir), dir };
 }
 
 /** Request starts per PLD as the server saw them, in arrival order. */

@@ -4,9 +4,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { crawlConfig, parseResolveRule, silentLogger, systemClock } from '../../pipeline/core/index.ts';
-import { createCrawlTools, readJournalDocuments, runCrawl } from '../../pipeline/crawl/index.ts';
+import { crawlConfig, parseResolveRule } from '../../pipeline/core/index.ts';
+import { readJournalDocuments } from '../../pipeline/crawl/index.ts';
 import { CLI } from '../commands/cli-process.ts';
+import { crawlInto } from '../crawl/sim-crawl.ts';
 import { startServer } from '../web/http-server.ts';
 
 /**
@@ -27,23 +28,14 @@ test('documents on a host the PSL library refuses get that host as their PLD, ne
     allowPrivate: true,
     delayMs: 0,
   });
-  const tools = createCrawlTools(config, systemClock);
   const dir = mkdtempSync(join(tmpdir(), 'evil-host-'));
   try {
-    await runCrawl({
-      plan: {
-        seeds: ['http://evil{}.org/a', 'http://www.evil{}.org/b'],
-        maxDepth: 0,
-        maxRounds: 1,
-        maxDocuments: 2,
-        segmentFor: () => 'kernel',
-      },
-      config,
-      policy: 'longest-first',
-      fetcher: tools.fetcher,
-      dir,
-      clock: systemClock,
-      logger: silentLogger,
+    await crawlInto(dir, config, {
+      seeds: ['http://evil{}.org/a', 'http://www.evil{}.org/b'],
+      maxDepth: 0,
+      maxRounds: 1,
+      maxDocuments: 2,
+      segmentFor: () => 'kernel',
     });
     const plds = new Map<string, string>();
     for await (const { record } of readJournalDocuments(dir)) plds.set(record.url, record.pld);
@@ -55,7 +47,6 @@ test('documents on a host the PSL library refuses get that host as their PLD, ne
       ]),
     );
   } finally {
-    await tools.close();
     await server.close();
   }
 });

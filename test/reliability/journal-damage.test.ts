@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { CLI, runCli } from '../commands/cli-process.ts';
+import { CLI, runCli, snapshotCliArgs } from '../commands/cli-process.ts';
 import { startServer, type TestServer } from '../web/http-server.ts';
 
 /**
@@ -47,13 +47,7 @@ function kernelFile(): string {
 
 function snapshotArgs(out: string, kernel: string): string[] {
   return [
-    'snapshot',
-    '--kernel',
-    kernel,
-    '--out',
-    out,
-    '--now',
-    NOW,
+    ...snapshotCliArgs({ kernel, out, now: NOW, resolve: `*=127.0.0.1:${server.port}` }),
     '--delay',
     '0',
     '--adaptive-rounds',
@@ -61,9 +55,6 @@ function snapshotArgs(out: string, kernel: string): string[] {
     // `/held` must still be in flight when the run is killed, however loaded the machine
     '--timeout',
     '1h',
-    '--resolve',
-    `*=127.0.0.1:${server.port}`,
-    '--allow-private',
   ];
 }
 

@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { crawlConfig, parseResolveRule, silentLogger, systemClock } from '../../pipeline/core/index.ts';
-import { createCrawlTools, readJournalDocuments, runCrawl } from '../../pipeline/crawl/index.ts';
+import { crawlConfig, parseResolveRule } from '../../pipeline/core/index.ts';
+import { readJournalDocuments } from '../../pipeline/crawl/index.ts';
+import { crawlInto } from '../crawl/sim-crawl.ts';
 
 const LINKS = 1_000_000;
 
@@ -30,23 +31,14 @@ test('a document with a million links is kept whole, but adds at most maxLinksPe
     delayMs: 1,
     maxLinksPerDocument: 5000,
   });
-  const tools = createCrawlTools(config, systemClock);
   const dir = mkdtempSync(join(tmpdir(), 'million-'));
   try {
-    const result = await runCrawl({
-      plan: {
-        seeds: ['http://many.example/doc'],
-        maxDepth: 1,
-        maxRounds: 2,
-        maxDocuments: 3,
-        segmentFor: (d) => (d === 0 ? 'kernel' : 'adaptive'),
-      },
-      config,
-      policy: 'longest-first',
-      fetcher: tools.fetcher,
-      dir,
-      clock: systemClock,
-      logger: silentLogger,
+    const result = await crawlInto(dir, config, {
+      seeds: ['http://many.example/doc'],
+      maxDepth: 1,
+      maxRounds: 2,
+      maxDocuments: 3,
+      segmentFor: (d) => (d === 0 ? 'kernel' : 'adaptive'),
     });
     assert.equal(result.complete, true);
     assert.ok(result.seen <= 5000 + 1, `the frontier knew ${result.seen} URLs`);
@@ -55,7 +47,6 @@ test('a document with a million links is kept whole, but adds at most maxLinksPe
     assert.equal(docs[0].statements, LINKS, 'the data keeps every statement');
     assert.equal(docs.length, 3, 'the budget of 3 documents holds');
   } finally {
-    await tools.close();
     server.close();
   }
 });

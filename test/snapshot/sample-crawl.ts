@@ -6,7 +6,12 @@
  */
 import type { CrawledDocument, DocumentRecord, ScheduleEntry, Statement } from '../../pipeline/core/index.ts';
 import { manualClock } from '../../pipeline/core/index.ts';
-import { type PublishOptions, publishSnapshot, snapshotName } from '../../pipeline/snapshot/index.ts';
+import {
+  type PublishedSnapshot,
+  type PublishOptions,
+  publishSnapshot,
+  snapshotName,
+} from '../../pipeline/snapshot/index.ts';
 
 export const WEEK1 = Date.UTC(2026, 10, 16, 0, 0, 0);
 export const WEEK2 = WEEK1 + 7 * 86_400_000;
@@ -203,25 +208,31 @@ export function source(docs: CrawledDocument[]): () => AsyncIterable<CrawledDocu
   };
 }
 
+/** Publishes `documents` as the weekly snapshot of the week starting `start` (a one-hour crawl) under `root`. */
+export function publishWeek(
+  root: string,
+  start: number,
+  documents: PublishOptions['documents'],
+  schedule?: PublishOptions['schedule'],
+): Promise<PublishedSnapshot> {
+  return publishSnapshot({
+    root,
+    name: snapshotName('weekly', start),
+    kind: 'weekly',
+    startedAt: start,
+    endedAt: start + 3_600_000,
+    config: {},
+    documents,
+    schedule,
+    clock: manualClock(start + 2 * 3_600_000),
+  });
+}
+
 /** Publishes the two sample weeks as weekly snapshots under `root`; week 2 may carry a schedule. */
 export async function publishSampleWeeks(
   root: string,
   week2Schedule?: PublishOptions['schedule'],
 ): Promise<void> {
-  for (const [start, docs, plan] of [
-    [WEEK1, week1(), undefined],
-    [WEEK2, week2(), week2Schedule],
-  ] as const) {
-    await publishSnapshot({
-      root,
-      name: snapshotName('weekly', start),
-      kind: 'weekly',
-      startedAt: start,
-      endedAt: start + 3_600_000,
-      config: {},
-      documents: source([...docs]),
-      schedule: plan,
-      clock: manualClock(start + 2 * 3_600_000),
-    });
-  }
+  await publishWeek(root, WEEK1, source(week1()));
+  await publishWeek(root, WEEK2, source(week2()), week2Schedule);
 }

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import { INCOMPLETE_DIR, listSnapshots, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { CLI, snapshotCliArgs } from '../commands/cli-process.ts';
 import { halves, sampleProcess } from './process-sampler.ts';
 import { firstDifferences, type PublishedContent, publishedContent } from './published-content.ts';
 import { auditRequests, type ServerAudit } from './server-audit.ts';
 
-const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
 const NOW = '2026-01-05T00:00:00Z';
 const NAME = '2026-01-05';
 const DELAY_MS = 20;
@@ -40,14 +40,8 @@ export interface CrashSoakReport {
 
 function args(sim: SimWeb, kernel: string, out: string): string[] {
   return [
-    cli,
-    'snapshot',
-    '--kernel',
-    kernel,
-    '--out',
-    out,
-    '--now',
-    NOW,
+    CLI,
+    ...snapshotCliArgs({ kernel, out, now: NOW, resolve: sim.resolveRule }),
     '--delay',
     String(DELAY_MS / 1000),
     '--crawl-delay-cap',
@@ -56,9 +50,6 @@ function args(sim: SimWeb, kernel: string, out: string): string[] {
     '2s',
     '--adaptive-rounds',
     '1',
-    '--resolve',
-    sim.resolveRule,
-    '--allow-private',
     '--log-level',
     'silent',
   ];
@@ -173,7 +164,7 @@ export async function crashSoak(o: CrashSoakOptions): Promise<CrashSoakReport> {
     o.log(`killed run: ${kills.crawling} kills while crawling, ${kills.publishing} while publishing`);
     const killed = await publishedContent(join(root, NAME));
     problems.push(...(await partialProblems(root)));
-    const verify = start([cli, 'verify', '--root', root]);
+    const verify = start([CLI, 'verify', '--root', root]);
     if ((await verify.exited) !== 0) problems.push('observatory verify failed');
     if (killed.duplicateUrls.length > 0)
       problems.push(`documents twice: ${killed.duplicateUrls.slice(0, 5)}`);
