@@ -2,13 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { manualClock, ObservatoryError } from '../../pipeline/core/index.ts';
-import {
-  listSnapshots,
-  publishSnapshot,
-  snapshotName,
-  verifySnapshot,
-} from '../../pipeline/snapshot/index.ts';
+import { ObservatoryError } from '../../pipeline/core/index.ts';
+import { listSnapshots, snapshotName, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { publishWeek } from '../snapshot/sample-crawl.ts';
 import { syntheticCrawl } from '../snapshot/synthetic-crawl.ts';
 
 export interface DiskFullReport {
@@ -21,18 +17,8 @@ export interface DiskFullReport {
 
 const WEEK = 7 * 86_400_000;
 
-function publish(root: string, start: number, documents: number) {
-  return publishSnapshot({
-    root,
-    name: snapshotName('weekly', start),
-    kind: 'weekly',
-    startedAt: start,
-    endedAt: start + 3_600_000,
-    config: { test: 'disk-full' },
-    documents: syntheticCrawl(documents, 12, start),
-    clock: manualClock(start + 7_200_000),
-  });
-}
+const publish = (root: string, start: number, documents: number) =>
+  publishWeek(root, start, syntheticCrawl(documents, 12, start));
 
 /**
  * Publishes a small snapshot onto a 2 MiB tmpfs, then one that cannot fit: the second must fail
