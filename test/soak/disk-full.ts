@@ -21,14 +21,15 @@ const publish = (root: string, start: number, documents: number) =>
   publishWeek(root, start, syntheticCrawl(documents, 12, start));
 
 /**
- * Publishes a small snapshot onto a 2 MiB tmpfs, then one that cannot fit: the second must fail
+ * Publishes a small snapshot onto an 8 MiB tmpfs (2 MiB no longer holds a publish's working
+ * files beside the snapshot), then one that cannot fit: the second must fail
  * with `io` and leave the first published, listed and verifiable, and nothing else visible.
  * Mounting needs root (CAP_SYS_ADMIN); without it the check reports why it was skipped.
  */
 export async function diskFullCheck(): Promise<DiskFullReport> {
   const root = mkdtempSync(join(tmpdir(), 'soak-tmpfs-'));
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', root], { stdio: 'pipe' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', root], { stdio: 'pipe' });
   } catch (error) {
     rmSync(root, { recursive: true, force: true });
     return {
