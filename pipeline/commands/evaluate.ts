@@ -8,8 +8,10 @@ import {
   defaultStrategy,
   evaluate,
   HISTORY_FORMATS,
+  HISTORY_INSTANT,
   type HistoryFormat,
   historiesToJsonl,
+  historyInstant,
   loadHistories,
   PUBLISHED_STRATEGIES,
   resultsTable,
@@ -67,8 +69,9 @@ async function histories(o: EvaluateCliOptions, span: number): Promise<ChangeHis
       if (!SYNTHETIC_KINDS.includes(k as SyntheticKind))
         throw invalidInput('--kinds', SYNTHETIC_KINDS.join(', '), k);
     }
-    const start = Date.parse(o.start);
-    if (Number.isNaN(start)) throw invalidInput('--start', 'an ISO 8601 date such as 2020-01-01', o.start);
+    // the synthetic histories' start obeys what history files hold, so that --write-histories reads back
+    const start = historyInstant(o.start);
+    if (start === null) throw invalidInput('--start', HISTORY_INSTANT, o.start);
     return syntheticHistories({
       perBucket: wholeNumber('--synthetic', o.synthetic, 1),
       kinds: kinds as SyntheticKind[],

@@ -10,7 +10,7 @@ export {
   parseResolveRule,
   SOFTWARE_VERSION,
 } from './config.ts';
-export { parseDuration, parseInstant } from './duration.ts';
+export { parseDuration } from './duration.ts';
 export type { ErrorAction, ErrorCode } from './errors.ts';
 export {
   cutText,
@@ -22,6 +22,8 @@ export {
   QUOTE_LIMIT,
   quoteInput,
 } from './errors.ts';
+export type { InstantRange } from './instant.ts';
+export { exactInstant, INSTANT_FORMS, parseInstant } from './instant.ts';
 export { normaliseIri, stripFragment } from './iri.ts';
 export type { Logger } from './log.ts';
 export { createLogger, silentLogger } from './log.ts';

@@ -25,7 +25,7 @@ export { replay } from './evaluation/replay.ts';
 export { comparisonTable, monthlyCsv, monthlyRows, resultsCsv, resultsTable } from './evaluation/report.ts';
 export type { Tally } from './evaluation/tally.ts';
 export { emptyTally, precision, recall } from './evaluation/tally.ts';
-export { changeHistory } from './histories/change-history.ts';
+export { changeHistory, HISTORY_INSTANT, historyInstant } from './histories/change-history.ts';
 export { historiesToJsonl, parseHistoriesJsonl } from './histories/jsonl.ts';
 export type { HistoryFormat, LoadOptions } from './histories/load.ts';
 export { detectFormat, HISTORY_FORMATS, loadHistories } from './histories/load.ts';

@@ -51,4 +51,13 @@ test('bad input is one line on stderr and exit code 2', () => {
   const bounds = run('--synthetic', '1', '--max', '6m');
   assert.equal(bounds.status, 2);
   assert.match(bounds.stderr, /6mo is six months/);
+  // Date.parse took this as 2020-01-01 (and 2020-02-30 as March 1)
+  for (const start of ['2020-01-01 junk', '2020-02-30']) {
+    const loose = run('--synthetic', '1', '--start', start);
+    assert.equal(loose.status, 2, loose.stderr);
+    assert.ok(
+      loose.stderr.includes(`--start: expected an ISO 8601 timestamp from 1990 to 2099`),
+      loose.stderr,
+    );
+  }
 });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { quoteInput } from '../../pipeline/core/index.ts';
 import { type ChangeHistory, loadHistories } from '../../pipeline/schedule/index.ts';
 
 const fixtures = new URL('./fixtures/', import.meta.url).pathname;
@@ -45,6 +46,107 @@ test('JSON Lines: malformed files name the file, the line and what was expected'
   await assert.rejects(
     loadHistories(join(fixtures, 'malformed.jsonl')),
     invalid(/malformed\.jsonl:2: expected one JSON object per line/),
+  );
+});
+
+// Date.parse took every one of these (after a `^\d{4}-\d{2}-\d{2}` check in JSON Lines): the first
+// as 2026-11-16, the second as March 2, the third in the machine's time zone
+const BAD_TIMESTAMPS = [
+  '2026-11-16 junk',
+  '2026-02-30T00:00:00Z',
+  '2026-11-16T10:30:00',
+  '2026-11-16T24:00:00Z',
+  '1989-12-31T23:59:59Z',
+  '2100-01-01',
+  '0202-01-01',
+];
+
+/** A file in a fresh folder holding `text`, for the histories a test writes itself. */
+async function historiesFile(name: string, text: string): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'histories-')), name);
+  await writeFile(file, text);
+  return file;
+}
+
+test('JSON Lines: a loose or impossible timestamp names the file, the line and the value, cut short', async () => {
+  for (const [field, line] of [
+    ['changes[1]', (t: string) => ({ id: 'x', changes: ['2020-01-01T00:00:00Z', t] })],
+    ['"start"', (t: string) => ({ id: 'x', start: t, end: '2020-02-01', changes: [] })],
+    ['"end"', (t: string) => ({ id: 'x', start: '2020-01-01', end: t, changes: [] })],
+  ] as const) {
+    for (const bad of [...BAD_TIMESTAMPS, `2026-11-16T00:00:00Z${'x'.repeat(10_000)}`]) {
+      const file = await historiesFile(
+        'h.jsonl',
+        `{"id":"ok","changes":["2020-01-01"]}\n\n${JSON.stringify(line(bad))}\n`,
+      );
+      await assert.rejects(loadHistories(file), (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'invalid_input');
+        assert.ok(
+          e.message.startsWith(`${file}:3: expected ${field} as an ISO 8601 timestamp from 1990 to 2099`),
+          e.message,
+        );
+        assert.ok(e.message.endsWith(`got ${quoteInput(bad)}`), e.message);
+        assert.ok(e.message.length < 600, 'a long value is cut short');
+        return true;
+      });
+    }
+  }
+});
+
+test('JSON Lines: exact instants from 1990 on, in every zone, are read', async () => {
+  const file = await historiesFile(
+    'old.jsonl',
+    `${JSON.stringify({ id: 'old', start: '1990-01-01', end: '1999-12-31T23:00:00-02:00', changes: ['1995-06-01T12:00:00.5+02:00'] })}\n`,
+  );
+  assert.deepEqual((await loadHistories(file)).map(plain), [
+    {
+      id: 'old',
+      start: ms('1990-01-01T00:00:00Z'),
+      end: ms('2000-01-01T01:00:00Z'),
+      changes: [ms('1995-06-01T10:00:00.500Z')],
+    },
+  ]);
+});
+
+/** A MediaWiki response whose page's second revision carries `timestamp` (and `revid`, when given). */
+const mediaWikiWith = (timestamp: unknown, revid?: number) =>
+  JSON.stringify({
+    curtimestamp: '2023-01-01T00:00:00Z',
+    query: {
+      pages: {
+        '736': {
+          pageid: 736,
+          title: 'Albert Einstein',
+          revisions: [{ timestamp: '2001-01-15T00:00:00Z' }, { ...(revid ? { revid } : {}), timestamp }],
+        },
+      },
+    },
+  });
+
+test('MediaWiki: a loose or impossible timestamp names the file, the revision and the value', async () => {
+  for (const bad of [...BAD_TIMESTAMPS, 1_600_000_000]) {
+    const file = await historiesFile('revisions.json', mediaWikiWith(bad));
+    await assert.rejects(loadHistories(file), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'invalid_input');
+      const where = `${file}: revision #2 of page "Albert Einstein": expected its timestamp`;
+      assert.ok(e.message.startsWith(where), e.message);
+      assert.ok(e.message.includes(' from 1990 to 2099 '), e.message);
+      assert.ok(e.message.endsWith(`got ${quoteInput(bad)}`), e.message);
+      return true;
+    });
+  }
+  const withId = await historiesFile('ids.json', mediaWikiWith('2023-02-29T00:00:00Z', 1234));
+  await assert.rejects(
+    loadHistories(withId),
+    invalid(/: revision revid 1234 of page "Albert Einstein": expected/),
+  );
+  const cur = await historiesFile(
+    'cur.json',
+    mediaWikiWith('2002-01-01T00:00:00Z').replace('2023-01-01T00:00:00Z', '2023-01-01 now'),
+  );
+  await assert.rejects(
+    loadHistories(cur),
+    invalid(/cur\.json: expected curtimestamp as an ISO 8601 timestamp.*got "2023-01-01 now"$/),
   );
 });
 

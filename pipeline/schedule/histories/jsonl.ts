@@ -1,5 +1,5 @@
 import { ObservatoryError, quoteInput } from '../../core/index.ts';
-import { changeHistory } from './change-history.ts';
+import { changeHistory, HISTORY_INSTANT, historyInstant } from './change-history.ts';
 import type { ChangeHistory } from './types.ts';
 
 function bad(file: string, line: number, expected: string): ObservatoryError {
@@ -7,8 +7,8 @@ function bad(file: string, line: number, expected: string): ObservatoryError {
 }
 
 function instant(value: unknown, file: string, line: number, what: string): number {
-  const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) throw bad(file, line, `${what} as an ISO 8601 timestamp, got ${quoteInput(value)}`);
+  const ms = historyInstant(value);
+  if (ms === null) throw bad(file, line, `${what} as ${HISTORY_INSTANT}, got ${quoteInput(value)}`);
   return ms;
 }
 

@@ -1,5 +1,5 @@
 import { ObservatoryError, quoteInput } from '../../core/index.ts';
-import { changeHistory } from './change-history.ts';
+import { changeHistory, HISTORY_INSTANT, historyInstant } from './change-history.ts';
 import type { ChangeHistory } from './types.ts';
 
 /** One page's revisions gathered from one or more API responses (continuations add more). */
@@ -14,8 +14,9 @@ export interface PageRevisions {
   readAt: number;
 }
 
-function bad(file: string, expected: string): ObservatoryError {
-  return new ObservatoryError('invalid_input', `${file}: expected ${expected}`);
+/** `where`: the file, and the revision in it when one is at fault. */
+function bad(where: string, expected: string): ObservatoryError {
+  return new ObservatoryError('invalid_input', `${where}: expected ${expected}`);
 }
 
 /** MediaWiki marks minor edits with `"minor": ""` (formatversion 1) or `"minor": true` (2). */
@@ -45,7 +46,8 @@ export function addMediaWikiResponse(
     throw bad(file, 'a MediaWiki API response with query.pages (action=query&prop=revisions)');
   }
   const cur = (body as { curtimestamp?: unknown }).curtimestamp;
-  const readAt = typeof cur === 'string' ? Date.parse(cur) : Number.NaN;
+  const readAt = cur === undefined ? Number.NaN : historyInstant(cur);
+  if (readAt === null) throw bad(file, `curtimestamp as ${HISTORY_INSTANT}, got ${quoteInput(cur)}`);
   const list = Array.isArray(query.pages) ? query.pages : Object.values(query.pages);
   for (const page of list as Record<string, unknown>[]) {
     const revisions = page.revisions;
@@ -65,12 +67,14 @@ export function addMediaWikiResponse(
     }
     if (!Number.isNaN(readAt))
       entry.readAt = Number.isNaN(entry.readAt) ? readAt : Math.max(entry.readAt, readAt);
-    for (const revision of revisions as Record<string, unknown>[]) {
-      const at = typeof revision.timestamp === 'string' ? Date.parse(revision.timestamp) : Number.NaN;
-      if (Number.isNaN(at)) {
+    for (const [k, revision] of (revisions as Record<string, unknown>[]).entries()) {
+      const at = historyInstant(revision?.timestamp);
+      if (at === null) {
+        // revid is there when the query asked for rvprop=ids; the position in the response always is
+        const which = revision?.revid === undefined ? `#${k + 1}` : `revid ${quoteInput(revision.revid)}`;
         throw bad(
-          file,
-          `every revision with an ISO 8601 timestamp (rvprop=timestamp|flags), got ${quoteInput(revision.timestamp)}`,
+          `${file}: revision ${which} of page ${quoteInput(entry.title)}`,
+          `its timestamp (rvprop=timestamp|flags) as ${HISTORY_INSTANT}, got ${quoteInput(revision?.timestamp)}`,
         );
       }
       entry.first = Math.min(entry.first, at);
