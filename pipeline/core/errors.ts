@@ -47,7 +47,7 @@ export const ERROR_CODES = {
   corrupt: {
     action: 'abort',
     meaning:
-      'a local file (run state, manifest, snapshot) is damaged or inconsistent; a damaged journal line is skipped and reported instead',
+      'a local file (manifest, catalogue, snapshot) is damaged or inconsistent; a damaged journal line is skipped, and a run in progress whose run.json is damaged is moved aside and started over, both reported instead',
   },
   locked: { action: 'abort', meaning: 'another process holds the lock on the output folder' },
   internal: { action: 'abort', meaning: 'a bug: an invariant of the observatory did not hold' },

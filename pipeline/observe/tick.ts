@@ -11,7 +11,13 @@ import {
 import type { PublishedSnapshot } from '../snapshot/index.ts';
 import { listSnapshots, snapshotName } from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
-import { findUnfinishedRun, type RunState, saveRunState, withRunLock } from './run-state.ts';
+import {
+  findUnfinishedRun,
+  type RunState,
+  reportDamagedRun,
+  saveRunState,
+  withRunLock,
+} from './run-state.ts';
 import { latestSchedule } from './weekly.ts';
 
 export type TickOutcome =
@@ -81,7 +87,14 @@ export async function runTick(ctx: TickContext): Promise<TickOutcome> {
 }
 
 async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
-  const unfinished = await findUnfinishedRun(ctx.root, 'interval');
+  const { run: unfinished, damaged } = await findUnfinishedRun(ctx.root, 'interval', ctx.clock);
+  // the schedule moves on only when a crawl is published, so a lost crawl's documents are still due
+  for (const d of damaged)
+    reportDamagedRun(
+      d,
+      'its crawl is lost and its documents stay due: the tick goes on as if it had never started (its slot, while it lasts, is crawled afresh)',
+      ctx.logger,
+    );
   if (unfinished) {
     const snapshot = await crawlDue(unfinished, ctx);
     if (!snapshot) return { status: 'stopped', name: unfinished.name };

@@ -1,9 +1,15 @@
 import { join } from 'node:path';
-import { nextSchedule, weekStartOf } from '../schedule/index.ts';
+import { nextSchedule, weekPosition, weekStartOf } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
 import { listSnapshots, readSchedule, snapshotName } from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
-import { findUnfinishedRun, type RunState, saveRunState, withRunLock } from './run-state.ts';
+import {
+  findUnfinishedRun,
+  type RunState,
+  reportDamagedRun,
+  saveRunState,
+  withRunLock,
+} from './run-state.ts';
 
 export interface WeeklyOptions extends ObserveContext {
   /** The kernel URIs (seeds/kernel.txt). */
@@ -33,13 +39,37 @@ export function runWeeklySnapshot(o: WeeklyOptions): Promise<WeeklyOutcome> {
   return withRunLock(o.root, () => weeklyUnlocked(o));
 }
 
+/** What a weekly snapshot does about a damaged run instead of resuming it, as its report says it. */
+function damagedWeeklyConsequence(
+  name: string,
+  restart: string | undefined,
+  resumed: RunState | null,
+  published: ReadonlySet<string>,
+): string {
+  if (published.has(name)) return `snapshot ${name} is published already, so nothing is lost`;
+  if (name === restart) return 'its crawl is lost and starts over under the same name (its week is not over)';
+  if (resumed) return `its crawl is lost; the interrupted run ${resumed.name} is resumed instead`;
+  return 'its crawl is lost and its week is not the current one, so it is not crawled again';
+}
+
 async function weeklyUnlocked(o: WeeklyOptions): Promise<WeeklyOutcome> {
-  let run = await findUnfinishedRun(o.root, 'weekly');
+  const unfinished = await findUnfinishedRun(o.root, 'weekly', o.clock);
+  let run = unfinished.run;
   const resumed = run !== null;
+  const published = new Set((await listSnapshots(o.root)).map((s) => s.name));
+  const now = o.clock.now();
+  // a damaged run of the week now current starts over under its own name: the week counts from it
+  const restart =
+    run === null
+      ? unfinished.damaged.find(
+          (d) => !published.has(d.name) && weekPosition(weekStartOf(d.name), now) !== null,
+        )?.name
+      : undefined;
+  for (const damaged of unfinished.damaged)
+    reportDamagedRun(damaged, damagedWeeklyConsequence(damaged.name, restart, run, published), o.logger);
   if (!run) {
-    const now = o.clock.now();
-    const name = snapshotName('weekly', now);
-    if ((await listSnapshots(o.root)).some((s) => s.name === name)) return { status: 'exists', name };
+    const name = restart ?? snapshotName('weekly', now);
+    if (published.has(name)) return { status: 'exists', name };
     run = {
       kind: 'weekly',
       name,

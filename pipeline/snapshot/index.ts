@@ -20,7 +20,7 @@ export {
   TABLES,
   tableColumns,
 } from './schema.ts';
-export { isSnapshotName, snapshotName } from './snapshot-name.ts';
+export { isSnapshotName, snapshotKindOf, snapshotName } from './snapshot-name.ts';
 export type { RankedCount, SnapshotStats } from './snapshot-stats.ts';
 export type { VerifyReport } from './verify.ts';
 export { verifySnapshot } from './verify.ts';

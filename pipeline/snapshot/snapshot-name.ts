@@ -1,6 +1,14 @@
 import type { SnapshotKind } from '../core/index.ts';
+import { exactInstant } from '../core/index.ts';
 
-const NAME_PATTERN = /^(?:\d{4}-\d{2}-\d{2}|\d{4}-\d{2}-\d{2}T\d{4}Z|expand-\d{4}-\d{2}-\d{2}T\d{4}Z)$/;
+/** The name form of each kind, as snapshotName writes it: its day, then its hour and minute. */
+const NAME_FORMS: ReadonlyArray<readonly [SnapshotKind, RegExp]> = [
+  ['weekly', /^(\d{4}-\d{2}-\d{2})$/],
+  ['interval', /^(\d{4}-\d{2}-\d{2})T(\d{2})(\d{2})Z$/],
+  ['expand', /^expand-(\d{4}-\d{2}-\d{2})T(\d{2})(\d{2})Z$/],
+];
+
+const ANY_TIME = { from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY };
 
 /**
  * The folder name of a crawl that started at `startMs` (UTC): `YYYY-MM-DD` for a weekly snapshot,
@@ -15,7 +23,19 @@ export function snapshotName(kind: SnapshotKind, startMs: number): string {
   return kind === 'interval' ? minute : `expand-${minute}`;
 }
 
+/** The kind whose name form `name` has, or null when snapshotName cannot produce it. */
+export function snapshotKindOf(name: string): SnapshotKind | null {
+  for (const [kind, form] of NAME_FORMS) {
+    const m = form.exec(name);
+    if (!m) continue;
+    // the day and time must exist (no 2026-02-30, no 24:00): snapshotName never writes them
+    const instant = m[2] === undefined ? m[1] : `${m[1]}T${m[2]}:${m[3]}Z`;
+    return exactInstant(instant, ANY_TIME) === null ? null : kind;
+  }
+  return null;
+}
+
 /** True for a name snapshotName can produce: what publish and verify accept as a folder name. */
 export function isSnapshotName(name: string): boolean {
-  return NAME_PATTERN.test(name);
+  return snapshotKindOf(name) !== null;
 }

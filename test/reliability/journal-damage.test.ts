@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { CLI, runCli, snapshotCliArgs } from '../commands/cli-process.ts';
+import { runCli, snapshotCliArgs } from '../commands/cli-process.ts';
+import { killWhenJournaled } from '../commands/kill-when-journaled.ts';
 import { startServer, type TestServer } from '../web/http-server.ts';
 
 /**
@@ -62,23 +61,12 @@ const journalOf = (out: string) => join(out, '.incomplete', NAME, 'crawl', 'jour
 
 /**
  * A snapshot killed with -9 once `/ls` and `/other` are journaled while `/held` hangs: a real
- * unfinished run in `.incomplete/`. Waits for the journal, not for a time, so load cannot change it.
+ * unfinished run in `.incomplete/`.
  */
 async function killedRun(kernel: string): Promise<string> {
   holding = true;
   const out = mkdtempSync(join(tmpdir(), 'sep-out-'));
-  const child = spawn(process.execPath, [CLI, ...snapshotArgs(out, kernel)], { stdio: 'ignore' });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const journal = journalOf(out);
-  // complete lines only: a line being written when the poll reads it is not journaled yet
-  const journaled = (path: string) =>
-    readFileSync(journal, 'utf8')
-      .split('\n')
-      .slice(0, -1)
-      .some((line) => line.includes(`"url":"${url(path)}"`));
-  while (!existsSync(journal) || !journaled('ls') || !journaled('other')) await sleep(20);
-  child.kill('SIGKILL');
-  await exited;
+  await killWhenJournaled(snapshotArgs(out, kernel), journalOf(out), [url('ls'), url('other')]);
   for (const res of held.splice(0)) res.destroy();
   holding = false;
   return out;
