@@ -10,10 +10,11 @@ export interface InstantRange {
 const CLOCK_RANGE: InstantRange = { from: Date.UTC(2000, 0, 1), to: Date.UTC(2100, 0, 1) };
 
 /** The forms exactInstant reads, as messages name them after the range. */
-export const INSTANT_FORMS = 'YYYY-MM-DD (UTC midnight) or YYYY-MM-DDTHH:MM[:SS[.sss]] with Z or ±HH:MM';
+export const INSTANT_FORMS =
+  'YYYY-MM-DD (UTC midnight) or YYYY-MM-DDTHH:MM[:SS[.fraction]] with Z or ±HH:MM (fraction: 1 to 9 digits)';
 
 const INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(?:(Z)|([+-])(\d{2}):(\d{2})))?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):(\d{2})))?$/;
 
 /**
  * The epoch milliseconds of an exact ISO 8601 instant in one of INSTANT_FORMS, with every calendar
@@ -27,7 +28,8 @@ export function exactInstant(text: string, range: InstantRange): number | null {
   const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [1, 2, 3, 4, 5, 6, 10, 11].map(
     (i) => Number(m[i] ?? 0),
   );
-  const ms = Number((m[7] ?? '').padEnd(3, '0'));
+  // microseconds and nanoseconds (Python's isoformat, Java's Instant) are cut to milliseconds
+  const ms = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'));
   const local = Date.UTC(year, month - 1, day, hour, minute, second, ms);
   const fields = new Date(local);
   const calendar =
