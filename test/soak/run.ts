@@ -73,7 +73,7 @@ failures.push(
 
 const disk = await diskFullCheck();
 rows.push([
-  'disk full during publish (2 MiB tmpfs)',
+  'disk full during publish (8 MiB tmpfs)',
   disk.skipped ??
     (disk.problems.length === 0
       ? `clear error, last snapshot intact (${disk.error.slice(0, 60)}…)`
