@@ -28,7 +28,11 @@ export function portalCommand(): Command {
       'the URL the portal is published at (default: the project site; with --serve: its address)',
     )
     .option('--downloads-url <url>', 'publish downloads here instead of linking the files into the site')
-    .option('--serve', 'serve the built portal on 127.0.0.1 until interrupted', false)
+    .option(
+      '--serve',
+      'serve the built portal on 127.0.0.1 until interrupted (byte ranges, ETags and CORS, for reading Parquet in place)',
+      false,
+    )
     .option('--port <n>', 'port for --serve (0: any free port)', '0')
     .option('--publisher <name>', 'who publishes the snapshots (VoID/DCAT dct:publisher)')
     .option(
