@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
-import { copyFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
 import { CATALOGUE_FILE } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
+import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR, linkDownloads } from './link-downloads.ts';
-import type { PortalData } from './portal-data.ts';
+import type { PortalData, SnapshotView } from './portal-data.ts';
 import { statsOptions } from './stats-options.ts';
 
 /** The Astro project. */
@@ -89,9 +90,13 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   });
   for (const file of [DATASET_TURTLE, DATASET_JSONLD, URL_LIST])
     await copyFile(join(o.dataDir, file), join(out, file));
-  // each snapshot's file list beside its page (the page's folder exists: Astro wrote it)
-  for (const s of data.snapshots)
-    await writeFile(join(out, DOWNLOADS_DIR, s.name, URL_LIST), `${s.files.map((f) => f.url).join('\n')}\n`);
+  // each snapshot's file list beside its page (the page's folder exists: Astro wrote it), and the
+  // `latest` alias: latest.json and latest/urls.txt, the newest weekly snapshot's list under a stable name
+  const fileList = (s: SnapshotView) => `${s.files.map((f) => f.url).join('\n')}\n`;
+  for (const s of data.snapshots) await writeFile(join(out, DOWNLOADS_DIR, s.name, URL_LIST), fileList(s));
+  await mkdir(join(out, DOWNLOADS_DIR, LATEST_NAME));
+  await writeFile(join(out, DOWNLOADS_DIR, LATEST_NAME, URL_LIST), fileList(latestWeekly(data.snapshots)));
+  await copyFile(join(o.dataDir, LATEST_FILE), join(out, DOWNLOADS_DIR, LATEST_FILE));
   if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) {
     await linkDownloads(o.root, out, data.snapshots);
     await copyFile(join(o.dataDir, CATALOGUE_FILE), join(out, DOWNLOADS_DIR, CATALOGUE_FILE));

@@ -25,6 +25,8 @@ import {
 import { exampleQueries } from './doc-queries.ts';
 import { domainViews, queryDomainDocuments } from './domains.ts';
 import { queryHistory } from './history.ts';
+import { LATEST_FILE, LATEST_NAME, latestAlias, latestWeekly } from './latest-alias.ts';
+import { DOWNLOADS_DIR } from './link-downloads.ts';
 import { portalCharts } from './portal-charts.ts';
 import type { DownloadFile, PortalData, SnapshotView } from './portal-data.ts';
 import { PORTAL_DATA_FILE } from './portal-data.ts';
@@ -124,7 +126,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         manifestSha256: entry.manifestSha256,
       });
     }
-    const latestWeekly = snapshots.findLast((s) => s.kind === 'weekly') ?? snapshots[snapshots.length - 1];
+    const newestWeekly = latestWeekly(snapshots);
     const quads = datasetQuads(o.baseUrl, snapshots, o);
     const data: PortalData = {
       portalVersion: 1,
@@ -149,8 +151,8 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         snapshots,
         await queryDomainDocuments(
           session.connection,
-          join(o.root, latestWeekly.name),
-          manifests[snapshots.indexOf(latestWeekly)],
+          join(o.root, newestWeekly.name),
+          manifests[snapshots.indexOf(newestWeekly)],
         ),
       ),
       dictionary: await readDictionary(),
@@ -170,6 +172,8 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       },
       datasetFiles: { turtle: DATASET_TURTLE, jsonld: DATASET_JSONLD, urlList: URL_LIST },
       catalogueUrl: `${o.downloadsUrl}${CATALOGUE_FILE}`,
+      latestUrl: `${o.baseUrl}${DOWNLOADS_DIR}/${LATEST_FILE}`,
+      latestUrlList: snapshotUrlList(o.baseUrl, LATEST_NAME),
     };
     await mkdir(o.dataDir, { recursive: true });
     await writeFile(join(o.dataDir, DATASET_TURTLE), await toTurtle(quads));
@@ -177,8 +181,13 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
     // the catalogue the portal was built from, republished beside the downloads so that a mirror
     // made from urls.txt can be checked with `observatory verify --root`
     await writeFile(join(o.dataDir, CATALOGUE_FILE), formatCatalogue(catalogue));
+    await writeFile(
+      join(o.dataDir, LATEST_FILE),
+      `${JSON.stringify(latestAlias(o.baseUrl, snapshots), null, 2)}\n`,
+    );
     const urls = [
       data.catalogueUrl,
+      data.latestUrl,
       ...snapshots.flatMap((s) => [...s.files.map((f) => f.url), snapshotUrlList(o.baseUrl, s.name)]),
     ];
     await writeFile(join(o.dataDir, URL_LIST), `${urls.join('\n')}\n`);

@@ -155,6 +155,19 @@ export interface CrawlerFacts {
   readonly robotsTtlMs: number;
 }
 
+/** `snapshots/latest.json`: the newest weekly snapshot, its page and its files (pipeline/stats/latest-alias.ts). */
+export interface LatestAlias {
+  readonly name: string;
+  readonly kind: SnapshotKind;
+  readonly startedAt: string;
+  readonly endedAt: string;
+  readonly publishedAt: string;
+  readonly manifestSha256: string;
+  /** The snapshot's page, `<base-url>snapshots/<name>/`. */
+  readonly page: string;
+  readonly files: readonly DownloadFile[];
+}
+
 /** portal.json. */
 export interface PortalData {
   readonly portalVersion: 1;
@@ -188,6 +201,10 @@ export interface PortalData {
   readonly datasetFiles: { readonly turtle: string; readonly jsonld: string; readonly urlList: string };
   /** index.json beside the downloads: the catalogue this portal was built from. */
   readonly catalogueUrl: string;
+  /** `<base-url>snapshots/latest.json`, always on the site (also with --downloads-url). */
+  readonly latestUrl: string;
+  /** `<base-url>snapshots/latest/urls.txt`: the newest weekly snapshot's file list under a stable name. */
+  readonly latestUrlList: string;
 }
 
 export const PORTAL_DATA_FILE = 'portal.json';

@@ -147,9 +147,11 @@ test('every download link points to a file of the stated size and checksum', asy
     assert.equal(createHash('sha256').update(body).digest('hex'), l.sha, l.href);
   }
   const list = (await (await fetch(`${server.url}urls.txt`)).text()).trim().split('\n');
-  // besides the files: the catalogue and each snapshot's own list (test/portal/mirror.test.ts mirrors them)
+  // besides the files: the catalogue, the latest alias and each snapshot's own list
+  // (test/portal/mirror.test.ts mirrors them)
   const lists = [
     `${server.url}snapshots/index.json`,
+    `${server.url}snapshots/latest.json`,
     ...built.data.snapshots.map((s) => `${server.url}snapshots/${s.name}/urls.txt`),
   ];
   assert.deepEqual(new Set(list), new Set([...links.map((l) => l.href), ...lists]));

@@ -120,13 +120,13 @@ test('dataset.jsonld parses as JSON-LD and states the same', async () => {
   await assertMatchesManifests(new Parser({ format: 'N-Quads' }).parse(nquads));
 });
 
-test('urls.txt lists the catalogue, and every file and the file list of every snapshot, under the base URL', async () => {
+test('urls.txt lists the catalogue, the latest alias, every file and the file list of every snapshot, under the base URL', async () => {
   const urls = (await readFile(join(work, 'data', 'urls.txt'), 'utf8')).trim().split('\n');
   const expected = data.snapshots.flatMap((s) => [
     ...s.files.map((f) => `${BASE}snapshots/${s.name}/${f.name}`),
     `${BASE}snapshots/${s.name}/urls.txt`,
   ]);
-  assert.deepEqual(urls, [`${BASE}snapshots/index.json`, ...expected]);
+  assert.deepEqual(urls, [`${BASE}snapshots/index.json`, `${BASE}snapshots/latest.json`, ...expected]);
   for (const s of data.snapshots) assert.ok(s.files.some((f) => f.name === 'manifest.json'));
 });
 
