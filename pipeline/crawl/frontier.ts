@@ -1,27 +1,48 @@
 import { urlPld } from '../core/index.ts';
 import { PldQueue } from './pld-queue.ts';
 
-/** What the frontier knows of one URL. Kept small: a crawl of a million URLs holds a million of these. */
-interface UrlEntry {
-  depth: number;
-  inlinks: number;
-  /** Round the URL was assigned to; -1 while it is only a candidate for the next round. */
-  round: number;
-  done: boolean;
-}
-
 /** A URL as it enters a round: journaled at round start so that a resumed crawl rebuilds the round. */
 export type RoundUrl = readonly [url: string, depth: number];
+
+/** Round of a URL that is only a candidate for the next round. */
+const CANDIDATE = -1;
+/** Round of a URL fetched elsewhere (a redirect target): never queued. */
+const FETCHED_ELSEWHERE = -2;
+/** PLD of a URL whose PLD has not been needed yet. */
+const UNKNOWN_PLD = -1;
+
+/** A copy of `column` twice as long (the frontier's columns grow by doubling). */
+function doubled<C extends Int32Array | Uint8Array>(column: C): C {
+  const grown = new (column.constructor as new (length: number) => C)(column.length * 2);
+  grown.set(column);
+  return grown;
+}
 
 /**
  * The crawl frontier: every URL seen so far, per-PLD queues for the current round, and the
  * candidates discovered for the next one. Depth is the BFS distance from the seeds (what hop
  * limits and the adaptive budget look at); the round is when the URL is fetched.
+ *
+ * A crawl of a million URLs holds a million of everything here, so each URL is a number (its id):
+ * what the frontier knows of it lives in typed arrays indexed by id, PLD names are interned, and
+ * queues and candidates hold ids (bench: `npm run bench frontier`).
  */
 export class Frontier {
-  private readonly entries = new Map<string, UrlEntry>();
-  private readonly queues = new Map<string, PldQueue>();
-  private candidates: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly urls: string[] = [];
+  private depths = new Int32Array(1024);
+  private inlinks = new Int32Array(1024);
+  /** Round the URL was assigned to, or CANDIDATE / FETCHED_ELSEWHERE. */
+  private rounds = new Int32Array(1024);
+  private done = new Uint8Array(1024);
+  /** Index into pldNames, or UNKNOWN_PLD until first needed (a URL parse each, so only once). */
+  private plds = new Int32Array(1024);
+  private readonly pldNames: string[] = [];
+  private readonly pldIndex = new Map<string, number>();
+  /** Queues by PLD index, in the order they were first used (activePlds keeps that order). */
+  private readonly queues = new Map<number, PldQueue<number>>();
+  private readonly byUrl = (a: number, b: number) => (a === b ? 0 : this.urls[a] < this.urls[b] ? -1 : 1);
+  private candidates: number[] = [];
   private queuedCount = 0;
 
   /** URLs queued in the current round, over all PLDs. */
@@ -31,7 +52,7 @@ export class Frontier {
 
   /** URLs known to the frontier (queued, done or candidates). */
   get seen(): number {
-    return this.entries.size;
+    return this.urls.length;
   }
 
   /** Candidates waiting for the next round. */
@@ -41,21 +62,19 @@ export class Frontier {
 
   /** Notes a link from a document at `fromDepth`; new URLs become candidates for the next round. */
   discover(url: string, fromDepth: number): void {
-    const entry = this.entries.get(url);
-    if (entry) {
-      entry.inlinks++;
-      entry.depth = Math.min(entry.depth, fromDepth + 1);
-      if (!entry.done && entry.round >= 0) this.queueOf(url)?.put(url, entry.inlinks);
+    const id = this.ids.get(url);
+    if (id !== undefined) {
+      this.inlinks[id]++;
+      this.depths[id] = Math.min(this.depths[id], fromDepth + 1);
+      if (!this.done[id] && this.rounds[id] >= 0) this.queues.get(this.pldOf(id))?.put(id, this.inlinks[id]);
       return;
     }
-    this.entries.set(url, { depth: fromDepth + 1, inlinks: 1, round: -1, done: false });
-    this.candidates.push(url);
+    this.candidates.push(this.add(url, fromDepth + 1, 1, CANDIDATE, false));
   }
 
   /** Marks a URL as fetched elsewhere (a redirect target), so that it is not fetched again. */
   markSeen(url: string, depth: number): void {
-    const entry = this.entries.get(url);
-    if (!entry) this.entries.set(url, { depth, inlinks: 0, round: -2, done: true });
+    if (!this.ids.has(url)) this.add(url, depth, 0, FETCHED_ELSEWHERE, true);
   }
 
   /**
@@ -64,91 +83,114 @@ export class Frontier {
    * Returns the URLs that joined, for the journal.
    */
   startRound(round: number, maxDepth: number, budget: number): RoundUrl[] {
-    const fresh = this.candidates
-      .map((url) => [url, this.entries.get(url)!] as const)
-      .filter(([, e]) => e.round === -1 && e.depth <= maxDepth)
-      .sort(
-        ([ua, a], [ub, b]) => a.depth - b.depth || b.inlinks - a.inlinks || (ua < ub ? -1 : ua > ub ? 1 : 0),
-      )
-      .slice(0, Math.max(0, budget));
+    const { depths, inlinks, rounds, urls } = this;
+    const fresh = Int32Array.from(
+      this.candidates.filter((id) => rounds[id] === CANDIDATE && depths[id] <= maxDepth),
+    );
+    fresh.sort((a, b) => depths[a] - depths[b] || inlinks[b] - inlinks[a] || this.byUrl(a, b));
     const joined: RoundUrl[] = [];
-    for (const [url, entry] of fresh) {
-      this.enqueue(url, entry, round);
-      joined.push([url, entry.depth]);
+    for (const id of fresh.subarray(0, Math.max(0, Math.min(budget, fresh.length)))) {
+      this.enqueue(id, round);
+      joined.push([urls[id], depths[id]]);
     }
-    this.candidates = this.candidates.filter((url) => this.entries.get(url)!.round === -1);
+    this.candidates = this.candidates.filter((id) => rounds[id] === CANDIDATE);
     return joined;
   }
 
   /** Puts URLs into the current round directly (seeds, and the replay of a journaled round). */
   assign(urls: readonly RoundUrl[], round: number): void {
     for (const [url, depth] of urls) {
-      let entry = this.entries.get(url);
-      if (!entry) {
-        entry = { depth, inlinks: 0, round: -1, done: false };
-        this.entries.set(url, entry);
-      }
-      entry.depth = Math.min(entry.depth, depth);
-      if (!entry.done && entry.round < 0) this.enqueue(url, entry, round);
+      const id = this.ids.get(url) ?? this.add(url, depth, 0, CANDIDATE, false);
+      this.depths[id] = Math.min(this.depths[id], depth);
+      if (!this.done[id] && this.rounds[id] < 0) this.enqueue(id, round);
     }
-    this.candidates = this.candidates.filter((u) => this.entries.get(u)!.round === -1);
+    this.candidates = this.candidates.filter((id) => this.rounds[id] === CANDIDATE);
   }
 
   /** PLDs with URLs queued in the current round. */
   activePlds(): string[] {
-    return [...this.queues.entries()].filter(([, q]) => q.size > 0).map(([pld]) => pld);
+    const active: string[] = [];
+    for (const [pld, queue] of this.queues) if (queue.size > 0) active.push(this.pldNames[pld]);
+    return active;
   }
 
   /** How many URLs of `pld` are queued. */
   queuedFor(pld: string): number {
-    return this.queues.get(pld)?.size ?? 0;
+    const index = this.pldIndex.get(pld);
+    return index === undefined ? 0 : (this.queues.get(index)?.size ?? 0);
   }
 
   /** PLDs of the candidates that would join the next round (for the round-end rule). */
   candidatePlds(maxDepth: number): Set<string> {
     const plds = new Set<string>();
-    for (const url of this.candidates) {
-      const entry = this.entries.get(url)!;
-      if (entry.depth <= maxDepth) plds.add(urlPld(url));
-    }
+    for (const id of this.candidates)
+      if (this.depths[id] <= maxDepth) plds.add(this.pldNames[this.pldOf(id)]);
     return plds;
   }
 
   /** Takes the best queued URL of `pld` (most in-links first). */
   take(pld: string): { url: string; depth: number } | undefined {
-    const url = this.queues.get(pld)?.take();
-    if (url === undefined) return undefined;
+    const index = this.pldIndex.get(pld);
+    const id = index === undefined ? undefined : this.queues.get(index)?.take();
+    if (id === undefined) return undefined;
     this.queuedCount--;
-    const entry = this.entries.get(url)!;
-    entry.done = true;
-    return { url, depth: entry.depth };
+    this.done[id] = 1;
+    return { url: this.urls[id], depth: this.depths[id] };
   }
 
   /** Records a URL as done without taking it from a queue (journal replay). */
   markDone(url: string): void {
-    const entry = this.entries.get(url);
-    if (!entry || entry.done) return;
-    if (this.queueOf(url)?.remove(url)) this.queuedCount--;
-    entry.done = true;
+    const id = this.ids.get(url);
+    if (id === undefined || this.done[id]) return;
+    if (this.queues.get(this.pldOf(id))?.remove(id)) this.queuedCount--;
+    this.done[id] = 1;
   }
 
   depthOf(url: string): number | undefined {
-    return this.entries.get(url)?.depth;
+    const id = this.ids.get(url);
+    return id === undefined ? undefined : this.depths[id];
   }
 
-  private enqueue(url: string, entry: UrlEntry, round: number): void {
-    entry.round = round;
-    const pld = urlPld(url);
+  private add(url: string, depth: number, inlinks: number, round: number, done: boolean): number {
+    const id = this.urls.length;
+    if (id === this.depths.length) {
+      this.depths = doubled(this.depths);
+      this.inlinks = doubled(this.inlinks);
+      this.rounds = doubled(this.rounds);
+      this.done = doubled(this.done);
+      this.plds = doubled(this.plds);
+    }
+    this.ids.set(url, id);
+    this.urls.push(url);
+    this.depths[id] = depth;
+    this.inlinks[id] = inlinks;
+    this.rounds[id] = round;
+    this.done[id] = done ? 1 : 0;
+    this.plds[id] = UNKNOWN_PLD;
+    return id;
+  }
+
+  private pldOf(id: number): number {
+    if (this.plds[id] !== UNKNOWN_PLD) return this.plds[id];
+    const name = urlPld(this.urls[id]);
+    let index = this.pldIndex.get(name);
+    if (index === undefined) {
+      index = this.pldNames.push(name) - 1;
+      this.pldIndex.set(name, index);
+    }
+    this.plds[id] = index;
+    return index;
+  }
+
+  private enqueue(id: number, round: number): void {
+    this.rounds[id] = round;
+    const pld = this.pldOf(id);
     let queue = this.queues.get(pld);
     if (!queue) {
-      queue = new PldQueue();
+      queue = new PldQueue(this.byUrl);
       this.queues.set(pld, queue);
     }
-    queue.put(url, entry.inlinks);
+    queue.put(id, this.inlinks[id]);
     this.queuedCount++;
-  }
-
-  private queueOf(url: string): PldQueue | undefined {
-    return this.queues.get(urlPld(url));
   }
 }
