@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { exitCodeFor, reportFailure } from './commands/failure.ts';
 import { commands } from './commands/index.ts';
 import { cutText, MESSAGE_LIMIT, SOFTWARE_VERSION } from './core/index.ts';
+import { duckDbMemoryLimit } from './snapshot/index.ts';
 
 /**
  * The `observatory` command. Options are parsed and validated here, once, into typed configs;
@@ -30,6 +31,8 @@ export function buildProgram(): Command {
 
 async function main(argv: string[]): Promise<number> {
   try {
+    // a bad OBSERVATORY_DUCKDB_MEMORY_LIMIT stops the command now, not when it publishes after a crawl
+    duckDbMemoryLimit();
     await buildProgram().parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

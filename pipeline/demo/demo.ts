@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import type { CrawlConfig, Logger } from '../core/index.ts';
 import { clockStartingAt, parseResolveRule, readUriList } from '../core/index.ts';
 import { runExpansion, writeExpansion } from '../crawl/index.ts';
 import { runTick, runWeeklySnapshot } from '../observe/index.ts';
 import { DAY, SLOT_MS, SLOTS_PER_WEEK, WEEK } from '../schedule/index.ts';
 import type { SimWeb } from '../simweb/index.ts';
+import { openDuckDb, sqlString } from '../snapshot/index.ts';
 import { type CaptureMeasures, captureMeasures } from './truth-comparison.ts';
 
 export interface DemoOptions {
@@ -34,12 +34,12 @@ export interface DemoResult {
 async function kernelObservations(
   snapshotsDir: string,
 ): Promise<{ all: Map<string, number[]>; weekly: Map<string, number[]> }> {
-  const instance = await DuckDBInstance.create(':memory:');
-  const connection = await instance.connect();
+  const session = await openDuckDb();
   try {
+    const { connection } = session;
     const reader = await connection.runAndReadAll(
       `SELECT url, epoch_ms(fetched_at), kind = 'weekly'
-       FROM read_parquet(${`'${join(snapshotsDir, '*', 'documents.parquet').replaceAll("'", "''")}'`})
+       FROM read_parquet(${sqlString(join(snapshotsDir, '*', 'documents.parquet'))})
        WHERE segment = 'kernel' AND (error IS NULL OR error = 'parse')`,
     );
     const all = new Map<string, number[]>();
@@ -51,8 +51,7 @@ async function kernelObservations(
     }
     return { all, weekly };
   } finally {
-    connection.closeSync();
-    instance.closeSync();
+    session.close();
   }
 }
 

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { ObservatoryError } from '../core/index.ts';
+import { invalidInput, ObservatoryError } from '../core/index.ts';
 
 /** One DuckDB database and its connection; `close` releases both. */
 export interface DuckDbSession {
@@ -7,10 +10,83 @@ export interface DuckDbSession {
   close(): void;
 }
 
-/** Opens a DuckDB database (a file for publishing large crawls, `:memory:` to read snapshots). */
-export async function openDuckDb(path = ':memory:'): Promise<DuckDbSession> {
+export interface DuckDbSessionOptions {
+  /** A database file (publishing large crawls) or `:memory:` (reading snapshots), the default. */
+  readonly path?: string;
+  /**
+   * Where DuckDB spills what does not fit its memory limit (sorts, joins, big COPYs). When absent,
+   * a fresh folder under the system temp directory, removed on close: two sessions never share one.
+   */
+  readonly tempDirectory?: string;
+  /** DuckDB's `memory_limit`; when absent, OBSERVATORY_DUCKDB_MEMORY_LIMIT or 512MB. */
+  readonly memoryLimit?: string;
+  /**
+   * False lets DuckDB return rows of a query without ORDER BY in any order, which spares memory in
+   * large scans and COPYs; a reader of a file's order sets it back for its own query.
+   */
+  readonly preserveInsertionOrder?: boolean;
+}
+
+/** The environment variable operators set to give DuckDB more or less memory. */
+const MEMORY_LIMIT_VARIABLE = 'OBSERVATORY_DUCKDB_MEMORY_LIMIT';
+/**
+ * DuckDB takes up to 80% of the machine's memory unless told otherwise; 512MB leaves room beside
+ * the crawler in the 1 GiB a weekly snapshot aims for, and DuckDB spills the rest to disk.
+ */
+const DEFAULT_MEMORY_LIMIT = '512MB';
+
+/** A DuckDB memory size (`64MB`, `1.5GiB`), checked here rather than by DuckDB mid-publish. */
+function parseMemoryLimit(text: string, what = MEMORY_LIMIT_VARIABLE): string {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i.exec(text);
+  const bytes = match ? Number(match[1]) * memoryUnit(match[2]) : 0;
+  if (!match || bytes < 16e6) {
+    throw invalidInput(
+      what,
+      'a memory size of at least 16MB, such as 512MB or 2GB (units KB, MB, GB, TB, KiB, MiB, GiB, TiB)',
+      text,
+    );
+  }
+  return `${match[1]}${match[2]}`;
+}
+
+function memoryUnit(unit: string): number {
+  const u = unit.toLowerCase();
+  const power = 'kmgt'.indexOf(u[0]) + 1;
+  return u.endsWith('ib') ? 1024 ** power : 1000 ** power;
+}
+
+let environmentLimit: string | undefined;
+
+/**
+ * The operator's limit (OBSERVATORY_DUCKDB_MEMORY_LIMIT, else 512MB), read and validated once per
+ * process; the CLI asks at start, so that a bad value stops a command before it crawls, not after.
+ */
+export function duckDbMemoryLimit(): string {
+  environmentLimit ??= parseMemoryLimit(process.env[MEMORY_LIMIT_VARIABLE] ?? DEFAULT_MEMORY_LIMIT);
+  return environmentLimit;
+}
+
+/**
+ * Opens a DuckDB database with its memory bounded: a memory limit, a spill folder, and optionally
+ * without insertion order. Every DuckDB session of the pipeline is opened here.
+ */
+export async function openDuckDb(options: DuckDbSessionOptions = {}): Promise<DuckDbSession> {
+  const path = options.path ?? ':memory:';
+  const memoryLimit =
+    options.memoryLimit === undefined
+      ? duckDbMemoryLimit()
+      : parseMemoryLimit(options.memoryLimit, 'memoryLimit');
+  const ownTemp =
+    options.tempDirectory === undefined ? mkdtempSync(join(tmpdir(), 'observatory-duckdb-')) : undefined;
+  const removeOwnTemp = () => {
+    if (ownTemp) rmSync(ownTemp, { recursive: true, force: true });
+  };
   try {
-    const instance = await DuckDBInstance.create(path);
+    const instance = await DuckDBInstance.create(path, {
+      memory_limit: memoryLimit,
+      temp_directory: options.tempDirectory ?? ownTemp!,
+      preserve_insertion_order: String(options.preserveInsertionOrder ?? true),
+    });
     const connection = await instance.connect();
     // schema-1 TIMESTAMPs are UTC: casts between them and TIMESTAMPTZ (a history read across both
     // versions) must not take the machine's zone, and TIMESTAMPTZ prints in UTC
@@ -20,9 +96,11 @@ export async function openDuckDb(path = ':memory:'): Promise<DuckDbSession> {
       close() {
         connection.closeSync();
         instance.closeSync();
+        removeOwnTemp();
       },
     };
   } catch (error) {
+    removeOwnTemp();
     throw new ObservatoryError('io', `cannot open DuckDB database ${path}: ${(error as Error).message}`, {
       cause: error,
     });

@@ -4,8 +4,15 @@
  */
 export type { CatalogueEntry } from './catalogue.ts';
 export { CATALOGUE_FILE, formatCatalogue, listSnapshots } from './catalogue.ts';
-export type { DuckDbSession } from './duckdb-session.ts';
-export { countBy, openDuckDb, queryRows, retrievedRdf, sqlString } from './duckdb-session.ts';
+export type { DuckDbSession, DuckDbSessionOptions } from './duckdb-session.ts';
+export {
+  countBy,
+  duckDbMemoryLimit,
+  openDuckDb,
+  queryRows,
+  retrievedRdf,
+  sqlString,
+} from './duckdb-session.ts';
 export type { ManifestFile, SnapshotManifest } from './manifest.ts';
 export { readManifest } from './manifest.ts';
 export type { ChangeVerdicts, PublishedSnapshot, PublishOptions, ScheduleFromChanges } from './publish.ts';

@@ -8,7 +8,9 @@ import { sqlString } from './duckdb-session.ts';
 import { ioError } from './durable-fs.ts';
 
 async function* lines(connection: DuckDBConnection, quadsFile: string): AsyncGenerator<string> {
-  // read in file order (DuckDB preserves insertion order), so data.nq.gz is sorted like quads.parquet
+  // read in file order, so data.nq.gz is sorted like quads.parquet: a publish session lets DuckDB
+  // reorder unsorted results, which a parallel scan of the file would do
+  await connection.run('SET preserve_insertion_order = true');
   const result = await connection.stream(
     `SELECT graph, subject, predicate, object, object_kind, datatype, lang FROM read_parquet(${sqlString(quadsFile)})`,
   );

@@ -126,7 +126,13 @@ async function buildFolder(
   root: string,
 ): Promise<{ manifest: SnapshotManifest } | { fingerprint: string }> {
   const log = options.log ?? silentLogger;
-  const session = await openDuckDb(database);
+  // spills go next to the database, in the publish's scratch folder: same disk, removed with it;
+  // every export that needs an order says ORDER BY, so DuckDB may reorder everything else
+  const session = await openDuckDb({
+    path: database,
+    tempDirectory: `${database}.tmp`,
+    preserveInsertionOrder: false,
+  });
   try {
     const { connection } = session;
     // a schedule derived from change verdicts follows from the rest of the input; a given one is input

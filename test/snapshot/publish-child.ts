@@ -1,4 +1,7 @@
-/** Child process for the kill -9 test: publishes one synthetic weekly crawl into argv[2]. */
+/**
+ * Child process for the kill -9 and memory-limit tests: publishes one synthetic weekly crawl into
+ * argv[2], of argv[3] documents (3,000 when absent).
+ */
 import { manualClock } from '../../pipeline/core/index.ts';
 import { publishSnapshot, snapshotName } from '../../pipeline/snapshot/index.ts';
 import { syntheticCrawl } from './synthetic-crawl.ts';
@@ -12,7 +15,7 @@ const result = await publishSnapshot({
   startedAt: START,
   endedAt: START + 3_600_000,
   config: { test: 'kill' },
-  documents: syntheticCrawl(3000, 12, START),
+  documents: syntheticCrawl(Number(process.argv[3] ?? 3000), 12, START),
   clock: manualClock(START + 7_200_000),
 });
 process.stdout.write(`${result.manifest.inputFingerprint}\n`);
