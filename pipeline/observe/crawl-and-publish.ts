@@ -47,8 +47,10 @@ export async function crawlAndPublish(
     signal: ctx.signal,
   }).finally(() => tools.close());
   if (!crawled.complete) return null;
-  // the end time is fixed once, so that a publish rerun after a crash sees the same input
-  const ended = run.endedAt !== undefined ? run : { ...run, endedAt: clock.now() };
+  // the end time is fixed once, so that a publish rerun after a crash sees the same input; a
+  // resumed run's clock may read before the run's start (a logical clock given the same --now
+  // again, a wall clock stepped back), and a run never ends before it started
+  const ended = run.endedAt !== undefined ? run : { ...run, endedAt: Math.max(clock.now(), run.startedAt) };
   if (run.endedAt === undefined) await saveRunState(ctx.root, ended);
   const published = await publishSnapshot({
     root: ctx.root,

@@ -26,8 +26,10 @@ before(async () => {
   const config = simConfig(sim, {
     delayMs: DELAY,
     crawlDelayCapMs: CRAWL_DELAY_CAP,
-    // long enough for `slow` (2 s) and `trickle` (about 2.5 s), short enough for the hangs
-    timeoutMs: 4000,
+    // `slow` (2 s), `trickle` (about 2.5 s) and decoding the bombs up to the size limit must end
+    // well inside it on a loaded machine (4 s was not enough under two CPU hogs); the three hangs
+    // on one PLD wait for it one after the other
+    timeoutMs: 10_000,
     // the retries themselves are tested in test/web; a second try gives the same record here
     maxAttempts: 1,
   });

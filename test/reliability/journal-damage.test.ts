@@ -189,3 +189,22 @@ test('a damaged line in a finished crawl: published without its document, which 
   assert.ok(r.stderr.includes(`1 document(s) are missing from what is published: "${url('ls')}"`), r.stderr);
   assert.deepEqual([...(await publishedLiterals(finished)).keys()], [url('other')]);
 });
+
+test('a run resumed on a clock that reads before its start still publishes, ending when it started', async () => {
+  const kernel = kernelFile();
+  const out = await killedRun(kernel);
+  writeFileSync(journalOf(out), `${readFileSync(journalOf(out), 'utf8')}{"t":"end"}\n`);
+  // the killed process started an hour after the --now the resumed one is given again
+  const runFile = join(out, '.incomplete', NAME, 'run.json');
+  const run = JSON.parse(readFileSync(runFile, 'utf8')) as { startedAt: number };
+  const startedAt = Date.parse(NOW) + 3_600_000;
+  writeFileSync(runFile, JSON.stringify({ ...run, startedAt }));
+
+  const r = await runCli(snapshotArgs(out, kernel));
+  assert.equal(r.status, 0, r.stderr);
+  const manifest = JSON.parse(readFileSync(join(out, NAME, 'manifest.json'), 'utf8'));
+  assert.deepEqual(
+    [manifest.startedAt, manifest.endedAt],
+    [new Date(startedAt).toISOString(), new Date(startedAt).toISOString()],
+  );
+});
