@@ -56,7 +56,8 @@ function runSuite(): Promise<RunResult> {
     pending += chunk.toString('utf8');
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
-    for (const line of lines) if (/^\s*✖ /.test(line)) failures.push(line.trim());
+    // the reporter repeats every failure under a closing `✖ failing tests:` heading, itself no test
+    for (const line of lines) if (/^\s*✖ (?!failing tests:)/.test(line)) failures.push(line.trim());
   });
   return new Promise((resolve) => {
     child.on('close', (code) =>
