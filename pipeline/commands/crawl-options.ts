@@ -5,6 +5,7 @@ import {
   clockStartingAt,
   crawlConfig,
   createLogger,
+  INSTANT_FORMS,
   invalidInput,
   parseDuration,
   parseInstant,
@@ -93,7 +94,7 @@ export function addCrawlOptions(command: Command): Command {
     )
     .option(
       '--now <iso>',
-      'logical start time of this run (a virtual clock): YYYY-MM-DD (UTC midnight) or YYYY-MM-DDTHH:MM[:SS[.fraction]] with Z or ±HH:MM (fraction to 9 digits), years 2000-2099',
+      `logical start time of this run (a virtual clock), from 2000 to 2099: ${INSTANT_FORMS}`,
     )
     .option('--log <file>', 'write structured JSON logs to this file (default: stderr)')
     .option('--log-level <level>', 'log level: fatal, error, warn, info, debug, silent', 'warn');
