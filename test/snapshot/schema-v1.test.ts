@@ -6,15 +6,10 @@ import { after, before, test } from 'node:test';
 import { manualClock } from '../../pipeline/core/index.ts';
 import { readHistoryStats } from '../../pipeline/schedule/estimate/history-stats.ts';
 import { snapshotHistories } from '../../pipeline/schedule/index.ts';
-import {
-  openDuckDb,
-  publishSnapshot,
-  queryRows,
-  readSchedule,
-  verifySnapshot,
-} from '../../pipeline/snapshot/index.ts';
+import { openDuckDb, publishSnapshot, readSchedule, verifySnapshot } from '../../pipeline/snapshot/index.ts';
 import { computePortalData, statsOptions } from '../../pipeline/stats/index.ts';
 import { snapshotDigest } from '../../pipeline/stats/snapshot-digest.ts';
+import { readRows } from './read-rows.ts';
 import { source, WEEK1, WEEK2, week2 } from './sample-crawl.ts';
 
 /**
@@ -45,17 +40,6 @@ before(async () => {
 });
 after(() => rm(root, { recursive: true, force: true }));
 
-async function rows(sql: string): Promise<unknown[][]> {
-  const session = await openDuckDb();
-  try {
-    return (await queryRows(session.connection, sql)).map((r) =>
-      r.map((v) => (typeof v === 'bigint' ? Number(v) : v)),
-    );
-  } finally {
-    session.close();
-  }
-}
-
 test('a schema-1 folder still verifies, beside a schema-2 one', async () => {
   const manifest = JSON.parse(await readFile(join(root, '2026-11-16', 'manifest.json'), 'utf8'));
   assert.equal(manifest.schemaVersion, 1);
@@ -64,7 +48,7 @@ test('a schema-1 folder still verifies, beside a schema-2 one', async () => {
 });
 
 test('change detection against a schema-1 previous observation: same verdicts, times in UTC', async () => {
-  const changes = await rows(
+  const changes = await readRows(
     `SELECT url, previous_snapshot, previous_fetched_at::VARCHAR, changed, added, removed
      FROM read_parquet('${root}/2026-11-23/changes.parquet') WHERE url IN ('http://example.org/a', 'http://example.org/b')
      ORDER BY url`,
@@ -75,7 +59,7 @@ test('change detection against a schema-1 previous observation: same verdicts, t
   ]);
   // and schema 2 writes its instants right in that zone too
   assert.deepEqual(
-    await rows(`SELECT epoch_ms(fetched_at), epoch_ms(snapshot_start) FROM read_parquet('${root}/2026-11-23/documents.parquet')
+    await readRows(`SELECT epoch_ms(fetched_at), epoch_ms(snapshot_start) FROM read_parquet('${root}/2026-11-23/documents.parquet')
       WHERE url = 'http://example.org/a'`),
     [[WEEK2 + 60_000, WEEK2]],
   );
