@@ -6,8 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { manualClock } from '../../pipeline/core/index.ts';
-import { publishSnapshot, snapshotName } from '../../pipeline/snapshot/index.ts';
+import { publishWeek } from '../snapshot/sample-crawl.ts';
 import { syntheticCrawl } from '../snapshot/synthetic-crawl.ts';
 
 const DOCUMENTS = Number(process.env.BENCH_PUBLISH_DOCUMENTS ?? 20_000);
@@ -23,16 +22,7 @@ export default async function (): Promise<void> {
     for (const week of [0, 1]) {
       const start = Date.UTC(2026, 10, 16) + week * 7 * 86_400_000;
       const t0 = performance.now();
-      const published = await publishSnapshot({
-        root,
-        name: snapshotName('weekly', start),
-        kind: 'weekly',
-        startedAt: start,
-        endedAt: start + 3_600_000,
-        config: {},
-        documents: syntheticCrawl(DOCUMENTS, PER_DOCUMENT, start),
-        clock: manualClock(start),
-      });
+      const published = await publishWeek(root, start, syntheticCrawl(DOCUMENTS, PER_DOCUMENT, start));
       const seconds = (performance.now() - t0) / 1000;
       const m = published.manifest;
       const parquet = m.files.filter((f) => f.name.endsWith('.parquet')).reduce((sum, f) => sum + f.bytes, 0);
