@@ -45,7 +45,8 @@ export function encodeStatements(statements: readonly Statement[], chunkChars = 
   let parts: string[] = [];
   let chunkLength = 0;
   const put = (term: string): number => {
-    if (chunkLength + term.length > chunkChars && parts.length > 0) {
+    // an empty term never opens a chunk: the reader moves on only for a term that does not fit
+    if (term.length > 0 && chunkLength + term.length > chunkChars && parts.length > 0) {
       texts.push(parts.join(''));
       parts = [];
       chunkLength = 0;

@@ -44,6 +44,8 @@ test('a parse worker reads every fixture exactly as parseDocument and graphHash 
   }
 });
 
+const XSD = 'http://www.w3.org/2001/XMLSchema#string';
+
 test('packed statements unpack to the same statements, whatever the string chunks', async () => {
   const statements = (
     await Promise.all(
@@ -64,6 +66,16 @@ test('packed statements unpack to the same statements, whatever the string chunk
     );
   }
   assert.deepEqual(decodeStatements(encodeStatements([])), []);
+  // an empty literal between two terms longer than a chunk stays where the reader looks for it
+  const literal = (object: string) => ({
+    ...statements[0],
+    object,
+    objectKind: 'literal' as const,
+    datatype: XSD,
+    lang: null,
+  });
+  const around = [literal('abcdef'), literal(''), literal('ghijkl')];
+  assert.deepEqual(decodeStatements(encodeStatements(around, 4)), around);
 });
 
 test('remote contexts a worker asks for are loaded on the main thread, once per document', async () => {
