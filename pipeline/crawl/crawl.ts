@@ -10,6 +10,7 @@ import type {
 } from '../core/index.ts';
 import { normaliseIri, ObservatoryError } from '../core/index.ts';
 import { type ContextLoader, extractLinks } from '../rdf/index.ts';
+import type { UrlClaim } from '../web/index.ts';
 import { CrawlStats, type CrawlStatsSnapshot } from './crawl-stats.ts';
 import { processFetch } from './document.ts';
 import { Frontier, type RoundUrl } from './frontier.ts';
@@ -19,8 +20,8 @@ import { UrlClaims } from './url-claims.ts';
 
 /** What the crawl needs from the web stage: polite fetches, and when each PLD may be asked again. */
 export interface CrawlFetcher {
-  /** `claim` is asked before each request (see UrlClaim in the web stage). */
-  fetchDocument(url: string, signal?: AbortSignal, claim?: (url: string) => boolean): Promise<FetchResult>;
+  /** `claim` is asked before each request. */
+  fetchDocument(url: string, signal?: AbortSignal, claim?: UrlClaim): Promise<FetchResult>;
   /** Earliest clock time at which a request to `pld` may start. */
   readyAt(pld: string): number;
   /** The PLD's effective delay between request starts (ours, or its robots.txt Crawl-delay). */
