@@ -108,11 +108,15 @@ function timeAxis(ticks: readonly string[], narrow: boolean) {
   } as const;
 }
 
-/** A line chart over time, one line per series, its axis labelled at `ticks`; its table lists every point. */
-export function timeChart(
+/**
+ * A chart of series over time, drawn as `mark` with its y and colour encodings, on the shared time
+ * axis; its table lists every point (shares in percent).
+ */
+function overTime(
   text: ChartText,
   points: readonly SeriesPoint[],
   ticks: readonly string[],
+  layer: { mark: object; y: object; color: object },
 ): Promise<Chart> {
   const table: DataTable = {
     columns: ['snapshot start', 'series', text.yTitle],
@@ -123,18 +127,27 @@ export function timeChart(
     width: size.width,
     height: size.height,
     data: { values: points.map((p) => ({ ...p })) },
-    mark: { type: 'line', point: !text.compact },
-    encoding: {
-      x: timeAxis(ticks, narrow),
-      y: {
-        field: 'value',
-        type: 'quantitative',
-        title: text.yTitle,
-        ...(text.share ? { axis: { format: '%' }, scale: { domain: [0, 1] } } : { axis: COUNT_AXIS }),
-      },
-      color: { field: 'series', type: 'nominal', title: null },
-    },
+    mark: layer.mark,
+    encoding: { x: timeAxis(ticks, narrow), y: layer.y, color: layer.color },
   }));
+}
+
+/** A line chart over time, one line per series, its axis labelled at `ticks`; its table lists every point. */
+export function timeChart(
+  text: ChartText,
+  points: readonly SeriesPoint[],
+  ticks: readonly string[],
+): Promise<Chart> {
+  return overTime(text, points, ticks, {
+    mark: { type: 'line', point: !text.compact },
+    y: {
+      field: 'value',
+      type: 'quantitative',
+      title: text.yTitle,
+      ...(text.share ? { axis: { format: '%' }, scale: { domain: [0, 1] } } : { axis: COUNT_AXIS }),
+    },
+    color: { field: 'series', type: 'nominal', title: null },
+  });
 }
 
 /** A horizontal bar chart of labelled counts, in the order given; its table is the data. */
@@ -158,20 +171,9 @@ export function stackedTimeChart(
   points: readonly SeriesPoint[],
   ticks: readonly string[],
 ): Promise<Chart> {
-  const table: DataTable = {
-    columns: ['snapshot start', 'series', text.yTitle],
-    rows: points.map((p) => [p.at, p.series, p.value]),
-  };
-  return draw(text, table, (size, narrow) => ({
-    ...(narrow ? { autosize: { type: 'fit', contains: 'padding' } } : {}),
-    width: size.width,
-    height: size.height,
-    data: { values: points.map((p) => ({ ...p })) },
+  return overTime(text, points, ticks, {
     mark: { type: 'area' },
-    encoding: {
-      x: timeAxis(ticks, narrow),
-      y: { field: 'value', type: 'quantitative', stack: true, title: text.yTitle, axis: COUNT_AXIS },
-      color: { field: 'series', type: 'ordinal', title: null },
-    },
-  }));
+    y: { field: 'value', type: 'quantitative', stack: true, title: text.yTitle, axis: COUNT_AXIS },
+    color: { field: 'series', type: 'ordinal', title: null },
+  });
 }
