@@ -36,7 +36,7 @@ function entryProblem(entry: CatalogueEntry, seen: ReadonlySet<string>): string 
   if (typeof entry?.name !== 'string' || !isSnapshotName(entry.name))
     return `an entry's name ${JSON.stringify(entry?.name)} is not a snapshot folder name`;
   if (seen.has(entry.name)) return `it lists snapshot ${entry.name} twice`;
-  if (!['weekly', 'interval', 'expand'].includes(entry.kind))
+  if (!['weekly', 'interval'].includes(entry.kind))
     return `snapshot ${entry.name} has kind ${JSON.stringify(entry.kind)}`;
   for (const field of ['startedAt', 'endedAt', 'publishedAt'] as const)
     if (typeof entry[field] !== 'string' || Number.isNaN(Date.parse(entry[field])))

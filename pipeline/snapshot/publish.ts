@@ -75,14 +75,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function validate(options: PublishOptions): void {
   if (!isSnapshotName(options.name)) {
-    throw invalidInput(
-      'snapshot name',
-      'YYYY-MM-DD, YYYY-MM-DDTHHMMZ or expand-YYYY-MM-DDTHHMMZ',
-      options.name,
-    );
+    throw invalidInput('snapshot name', 'YYYY-MM-DD or YYYY-MM-DDTHHMMZ', options.name);
   }
-  if (!['weekly', 'interval', 'expand'].includes(options.kind)) {
-    throw invalidInput('snapshot kind', 'weekly, interval or expand', options.kind);
+  if (!['weekly', 'interval'].includes(options.kind)) {
+    throw invalidInput('snapshot kind', 'weekly or interval', options.kind);
   }
   for (const key of ['startedAt', 'endedAt'] as const) {
     if (!Number.isFinite(options[key])) throw invalidInput(key, 'epoch milliseconds', options[key]);

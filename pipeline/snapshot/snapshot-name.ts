@@ -5,22 +5,20 @@ import { exactInstant } from '../core/index.ts';
 const NAME_FORMS: ReadonlyArray<readonly [SnapshotKind, RegExp]> = [
   ['weekly', /^(\d{4}-\d{2}-\d{2})$/],
   ['interval', /^(\d{4}-\d{2}-\d{2})T(\d{2})(\d{2})Z$/],
-  ['expand', /^expand-(\d{4}-\d{2}-\d{2})T(\d{2})(\d{2})Z$/],
 ];
 
 const ANY_TIME = { from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY };
 
 /**
  * The folder name of a crawl that started at `startMs` (UTC): `YYYY-MM-DD` for a weekly snapshot,
- * `YYYY-MM-DDTHHMMZ` for an interval crawl, `expand-YYYY-MM-DDTHHMMZ` for an expansion crawl.
+ * `YYYY-MM-DDTHHMMZ` for an interval crawl (an expansion crawl publishes no snapshot).
  * Names sort chronologically within a kind, and weeklies sort before the interval crawls of their day.
  */
-export function snapshotName(kind: SnapshotKind, startMs: number): string {
+export function snapshotName(kind: 'weekly' | 'interval', startMs: number): string {
   const iso = new Date(startMs).toISOString();
   const day = iso.slice(0, 10);
   if (kind === 'weekly') return day;
-  const minute = `${day}T${iso.slice(11, 13)}${iso.slice(14, 16)}Z`;
-  return kind === 'interval' ? minute : `expand-${minute}`;
+  return `${day}T${iso.slice(11, 13)}${iso.slice(14, 16)}Z`;
 }
 
 /** The kind whose name form `name` has, or null when snapshotName cannot produce it. */
