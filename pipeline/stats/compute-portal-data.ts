@@ -140,6 +140,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         contact: o.contact,
       },
       snapshots,
+      latestWeekly: newestWeekly.name,
       charts: await portalCharts(snapshots, history),
       dynamics: {
         mostDynamicPlds: history.mostDynamicPlds,

@@ -186,6 +186,8 @@ export interface PortalData {
   };
   /** Snapshots oldest first. */
   readonly snapshots: readonly SnapshotView[];
+  /** The name of the newest weekly snapshot (`latestWeekly`), the one the portal calls "latest". */
+  readonly latestWeekly: string;
   readonly charts: Readonly<Record<string, Chart>>;
   readonly dynamics: {
     readonly mostDynamicPlds: DataTable;

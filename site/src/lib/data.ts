@@ -21,10 +21,9 @@ export function local(url: string): string {
   return url.startsWith(data.baseUrl) ? `${base}${url.slice(data.baseUrl.length)}` : url;
 }
 
-/** The latest snapshot, and the latest weekly one. */
+/** The latest snapshot, and the latest weekly one (named by pipeline/stats, whose rule it is). */
 export const latest: SnapshotView = data.snapshots[data.snapshots.length - 1];
-export const latestWeekly: SnapshotView =
-  [...data.snapshots].reverse().find((s) => s.kind === 'weekly') ?? latest;
+export const latestWeekly: SnapshotView = data.snapshots.find((s) => s.name === data.latestWeekly) ?? latest;
 
 /** 12,345 */
 export function n(value: number): string {
