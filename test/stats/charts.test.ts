@@ -50,6 +50,10 @@ for (const weeks of [1, 3, 10, 52]) {
           `narrow label ${label}`,
         );
       assert.equal(wide.at(-1), starts.at(-1)?.slice(0, 10));
+      assert.deepEqual(
+        chart.table.rows,
+        points.map((p) => [p.at, p.series, p.value]),
+      );
     }
   });
 }
@@ -75,6 +79,23 @@ test('bar charts are drawn at both sizes with their table as data', async () => 
   };
   const chart = await barChart(TEXT, { columns: table.columns, rows: table.rows.map((r) => [...r]) });
   assert.ok(chart.narrowSvg?.includes('never') && chart.svg.includes('always'));
+  assert.deepEqual(chart.table.rows, [
+    ['never', 3],
+    ['always', 5],
+  ]);
+});
+
+test('a chart of shares lists them in percent in its table', async () => {
+  const starts = mondays(2);
+  const chart = await timeChart(
+    { ...TEXT, share: true },
+    starts.map((at, i) => ({ at, series: 'weekly', value: [0.5, 0.123][i] })),
+    starts,
+  );
+  assert.deepEqual(
+    chart.table.rows.map((r) => r[2]),
+    ['50.0%', '12.3%'],
+  );
 });
 
 // the lifespan buckets' labels state their edges exactly: 28 days is four weeks, not "1-6 months"
