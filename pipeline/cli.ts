@@ -5,16 +5,16 @@ import { commands } from './commands/index.ts';
 import { cutText, MESSAGE_LIMIT, SOFTWARE_VERSION } from './core/index.ts';
 import { duckDbMemoryLimit } from './snapshot/index.ts';
 
-/**
- * The `observatory` command. Options are parsed and validated here, once, into typed configs;
- * each subcommand's file (pipeline/commands/) hands its config to one stage's public entry.
- */
 // commander quotes what it was given whole: one line, cut like every other failure message
 const usageErrors = {
   outputError: (text: string, write: (text: string) => void) =>
     write(`${cutText(text.trim().split('\n')[0], MESSAGE_LIMIT)}\n`),
 };
 
+/**
+ * The `observatory` command. Options are parsed and validated here, once, into typed configs;
+ * each subcommand's file (pipeline/commands/) hands its config to one stage's public entry.
+ */
 export function buildProgram(): Command {
   const program = new Command('observatory')
     .description('Linked Data Observatory: crawl the Web of Data, publish snapshots, build the portal')
