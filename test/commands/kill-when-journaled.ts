@@ -21,7 +21,14 @@ export async function killWhenJournaled(
       .split('\n')
       .slice(0, -1)
       .some((line) => line.includes(`"url":${JSON.stringify(url)}`));
-  while (!existsSync(journal) || !urls.every(journaled)) await sleep(20);
+  for (;;) {
+    // read whether it has ended before reading the journal, so that the read sees all it ever wrote
+    const ended = child.exitCode !== null || child.signalCode !== null;
+    if (existsSync(journal) && urls.every(journaled)) break;
+    // a crawl that ended can journal nothing more: fail now rather than poll until the test times out
+    if (ended) throw new Error(`observatory ${args.join(' ')} ended before journaling ${urls.join(', ')}`);
+    await sleep(20);
+  }
   child.kill('SIGKILL');
   await exited;
 }
