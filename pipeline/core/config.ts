@@ -79,9 +79,9 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   allowPrivate: false,
 });
 
-function positiveInteger(name: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw invalidInput(name, 'a whole number of at least 1', value);
+function wholeNumber(name: string, value: unknown, least: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < least) {
+    throw invalidInput(name, `a whole number of at least ${least}`, value);
   }
   return value;
 }
@@ -105,7 +105,7 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
     'maxAttempts',
     'maxLinksPerDocument',
   ] as const) {
-    positiveInteger(k, c[k]);
+    wholeNumber(k, c[k], 1);
   }
   for (const k of [
     'delayMs',
@@ -118,7 +118,7 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
     nonNegative(k, c[k]);
   }
   for (const k of ['maxContextsPerDocument', 'maxContextsPerCrawl'] as const) {
-    if (!Number.isInteger(c[k]) || c[k] < 0) throw invalidInput(k, 'a whole number of at least 0', c[k]);
+    wholeNumber(k, c[k], 0);
   }
   for (const k of ['timeoutMs', 'parseBudgetMs'] as const) {
     if (c[k] === 0) throw invalidInput(k, 'a positive number of milliseconds', c[k]);
