@@ -83,14 +83,19 @@ export class UrlClaims {
     const owner = this.claims.get(fetched.finalUrl)!;
     if (this.leadsBackTo(owner, fetched.url)) {
       // like a loop within one fetch: the last URL this fetch requested, with its 3xx status
-      return this.record(fetched, where, {
-        finalUrl: fetched.redirects.at(-1)?.from ?? fetched.url,
-        downloadedBy: fetched.url,
-        status: fetched.redirects.at(-1)?.status ?? null,
-        error: 'redirect_loop',
-        format: null,
-        statements: 0,
-      });
+      return this.record(
+        fetched,
+        where,
+        {
+          finalUrl: fetched.redirects.at(-1)?.from ?? fetched.url,
+          downloadedBy: fetched.url,
+          status: fetched.redirects.at(-1)?.status ?? null,
+          error: 'redirect_loop',
+          format: null,
+          statements: 0,
+        },
+        true,
+      );
     }
     if (!this.outcomes.has(owner)) {
       this.waitsFor.set(fetched.url, owner);
@@ -114,8 +119,8 @@ export class UrlClaims {
     fetched: FetchResult,
     where: Pick<DocumentRecord, 'segment' | 'round'>,
     outcome: Outcome,
+    loop = false,
   ): DocumentRecord {
-    const loop = outcome.downloadedBy === fetched.url;
     return {
       url: fetched.url,
       finalUrl: outcome.finalUrl,
