@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { parquetFileName, queryRows, readTableSql, type SnapshotManifest } from '../snapshot/index.ts';
 import { timeChart } from './charts.ts';
+import { weeklyTrend } from './latest-alias.ts';
 import type { DataTable, DomainDocuments, DomainView, PldFigures, SnapshotView } from './portal-data.ts';
 
 /** Documents listed on a PLD's page (the rest are a query away: the page says how). */
@@ -81,8 +82,7 @@ export async function domainViews(
   snapshots: readonly SnapshotView[],
   latest: ReadonlyMap<string, DomainDocuments>,
 ): Promise<DomainView[]> {
-  const weekly = snapshots.filter((s) => s.kind === 'weekly');
-  const trend = weekly.length > 0 ? weekly : snapshots;
+  const trend = weeklyTrend(snapshots);
   const startOf = new Map(trend.map((s) => [s.name, s.startedAt]));
   const series = new Map<string, Array<PldFigures & { snapshot: string }>>();
   const dynamics = new Map<string, { comparisons: number; changed: number }>();

@@ -10,11 +10,18 @@ export const LATEST_FILE = 'latest.json';
 export const LATEST_NAME = 'latest';
 
 /**
- * The newest weekly snapshot (the newest of any kind when there is none): an interval snapshot holds
- * only the documents due in its slot, so it is never "the latest data".
+ * The snapshots trends are drawn over: the weekly ones (every snapshot when there is none), since an
+ * interval snapshot holds only the documents due in its slot.
  */
+export function weeklyTrend<T extends { readonly kind: string }>(snapshots: readonly T[]): readonly T[] {
+  const weekly = snapshots.filter((s) => s.kind === 'weekly');
+  return weekly.length > 0 ? weekly : snapshots;
+}
+
+/** The newest snapshot of `weeklyTrend`: what "the latest data" means on the portal and in the alias. */
 export function latestWeekly<T extends { readonly kind: string }>(snapshots: readonly T[]): T {
-  return snapshots.findLast((v) => v.kind === 'weekly') ?? snapshots[snapshots.length - 1];
+  const trend = weeklyTrend(snapshots);
+  return trend[trend.length - 1];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { barChart, type SeriesPoint, stackedTimeChart, timeChart } from './charts.ts';
 import type { History } from './history.ts';
+import { weeklyTrend } from './latest-alias.ts';
 import type { Chart, DataTable, SnapshotView } from './portal-data.ts';
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
@@ -9,8 +10,7 @@ export async function portalCharts(
   snapshots: readonly SnapshotView[],
   history: History,
 ): Promise<Record<string, Chart>> {
-  const weekly = snapshots.filter((s) => s.kind === 'weekly');
-  const trend = weekly.length > 0 ? weekly : snapshots;
+  const trend = weeklyTrend(snapshots);
   const points = (list: readonly SnapshotView[], series: string, value: (s: SnapshotView) => number) =>
     list.map((s): SeriesPoint => ({ at: s.startedAt, series, value: value(s) }));
   const byKind = (value: (s: SnapshotView) => number) =>

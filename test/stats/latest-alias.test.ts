@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { latestAlias, latestWeekly } from '../../pipeline/stats/latest-alias.ts';
+import { latestAlias, latestWeekly, weeklyTrend } from '../../pipeline/stats/latest-alias.ts';
 import type { SnapshotView } from '../../pipeline/stats/portal-data.ts';
 
 const BASE = 'https://observatory.example/portal/';
@@ -21,6 +21,16 @@ for (const [title, listed, expected] of cases)
     const snapshots = listed.map((l) => ({ kind: l.split(' ')[0], name: l.split(' ')[1] }));
     assert.equal(latestWeekly(snapshots).name, expected);
   });
+
+test('weeklyTrend: the weekly snapshots in order, or every snapshot when there is none', () => {
+  const of = (...listed: string[]) => listed.map((l) => ({ kind: l.split(' ')[0], name: l.split(' ')[1] }));
+  const names = (list: readonly { name: string }[]) => list.map((s) => s.name);
+  assert.deepEqual(names(weeklyTrend(of('weekly w1', 'interval i1', 'weekly w2', 'interval i2'))), [
+    'w1',
+    'w2',
+  ]);
+  assert.deepEqual(names(weeklyTrend(of('interval i1', 'interval i2'))), ['i1', 'i2']);
+});
 
 test('the latest alias names the newest weekly snapshot, its page and its files', () => {
   const view = (kind: 'weekly' | 'interval', name: string) =>
