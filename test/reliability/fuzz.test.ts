@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { CRAWL_DEFAULTS, ERROR_CODES } from '../../pipeline/core/index.ts';
 import { parseDocument, readDocument, serializeNQuads } from '../../pipeline/rdf/index.ts';
 import { independentCount } from '../rdf/external-tools.ts';
@@ -19,6 +19,7 @@ const BUDGET_MS = 10_000;
 const CONTEXT = JSON.stringify({ '@context': { name: 'http://schema.org/name' } });
 const GRAPH = 'http://fuzz.example.org/doc';
 const out = mkdtempSync(join(tmpdir(), 'fuzz-'));
+after(() => rmSync(out, { recursive: true, force: true }));
 
 for (const seed of fuzzSeeds()) {
   test(`mutants of ${seed.name} read to statements or an error of the vocabulary, within the CPU budget`, async () => {
