@@ -153,7 +153,8 @@ export function servePortal(options: ServeOptions): Promise<PortalServer> {
     if (local !== root && !local.startsWith(root + sep)) return send(res, 404, 'not found\n');
     let found = await fileAt(root, local);
     if (found === 'directory') {
-      if (!path.endsWith('/')) return send(res, 301, '', { location: `${target.raw}/` });
+      // one leading slash: `/.//snapshots` normalises to `//snapshots`, which as a Location is another host
+      if (!path.endsWith('/')) return send(res, 301, '', { location: `/${target.raw.replace(/^\/+/, '')}/` });
       found = await fileAt(root, join(local, 'index.html'));
     }
     let status = 200;

@@ -49,7 +49,7 @@ after(async () => {
 });
 
 /** A request sent exactly as written (fetch would normalise `..` and `%2e%2e` before sending). */
-function raw(path: string, method = 'GET'): Promise<{ status: number; body: string }> {
+function raw(path: string, method = 'GET'): Promise<{ status: number; body: string; location?: string }> {
   const { port } = new URL(server.url);
   return new Promise((done, fail) => {
     request({ host: '127.0.0.1', port, path, method }, (res) => {
@@ -58,7 +58,7 @@ function raw(path: string, method = 'GET'): Promise<{ status: number; body: stri
       res.on('data', (chunk) => {
         body += chunk;
       });
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body, location: res.headers.location }));
     })
       .on('error', fail)
       .end();
@@ -201,6 +201,14 @@ test('nothing outside the site is served: .., encoded dots, separators and symbo
     assert.ok(!res.body.includes(SECRET.trim()), path);
   }
   assert.equal((await raw('/%E0%A4%A')).status, 400, 'malformed percent-encoding');
+});
+
+test('a folder without its slash is redirected on this host, never to another', async () => {
+  for (const path of ['/snapshots', '/.//snapshots', '/./snapshots']) {
+    const res = await raw(path);
+    assert.equal(res.status, 301, path);
+    assert.equal(res.location, '/snapshots/', path);
+  }
 });
 
 test('the latest alias names the newest weekly snapshot with its files, beside its file list', async () => {
