@@ -243,3 +243,28 @@ test('publishing other content under a published name is refused', async () => {
     { code: 'invalid_input', message: /already published .* different crawl/ },
   );
 });
+
+test('only weekly and interval crawls publish: an expansion kind or name is refused', async () => {
+  for (const [name, kind, message] of [
+    ['2026-11-16T1030Z', 'expand', /snapshot kind: expected weekly or interval/],
+    ['expand-2026-11-16T1030Z', 'interval', /snapshot name: expected YYYY-MM-DD or YYYY-MM-DDTHHMMZ/],
+  ] as const) {
+    await assert.rejects(
+      publishSnapshot({
+        root,
+        name,
+        kind,
+        startedAt: WEEK1,
+        endedAt: WEEK1 + 3_600_000,
+        config: {},
+        documents: source(week1()),
+        clock: manualClock(WEEK1),
+      }),
+      { code: 'invalid_input', message },
+    );
+  }
+  assert.deepEqual(
+    (await listSnapshots(root)).map((s) => s.name),
+    ['2026-11-16'],
+  );
+});
