@@ -72,7 +72,7 @@ export interface ParseResult {
 }
 
 export type CrawlSegment = 'kernel' | 'adaptive' | 'expand';
-export type SnapshotKind = 'weekly' | 'interval' | 'expand';
+export type SnapshotKind = 'weekly' | 'interval';
 
 /** One row of documents.parquet: one URI attempted in one crawl. */
 export interface DocumentRecord {

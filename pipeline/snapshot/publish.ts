@@ -25,7 +25,7 @@ import {
   TABLE_NAMES,
   type TableName,
 } from './schema.ts';
-import { isSnapshotName } from './snapshot-name.ts';
+import { isSnapshotName, snapshotKindOf } from './snapshot-name.ts';
 import { computeStats } from './snapshot-stats.ts';
 import { stageCrawl, stageSchedule } from './staging.ts';
 
@@ -79,6 +79,14 @@ function validate(options: PublishOptions): void {
   }
   if (!['weekly', 'interval'].includes(options.kind)) {
     throw invalidInput('snapshot kind', 'weekly or interval', options.kind);
+  }
+  // readers tell the kinds apart by the name's form, so a name must have its kind's form
+  if (snapshotKindOf(options.name) !== options.kind) {
+    throw invalidInput(
+      `${options.kind} snapshot name`,
+      options.kind === 'weekly' ? 'YYYY-MM-DD' : 'YYYY-MM-DDTHHMMZ',
+      options.name,
+    );
   }
   for (const key of ['startedAt', 'endedAt'] as const) {
     if (!Number.isFinite(options[key])) throw invalidInput(key, 'epoch milliseconds', options[key]);

@@ -14,7 +14,7 @@ const ANY_TIME = { from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY 
  * `YYYY-MM-DDTHHMMZ` for an interval crawl (an expansion crawl publishes no snapshot).
  * Names sort chronologically within a kind, and weeklies sort before the interval crawls of their day.
  */
-export function snapshotName(kind: 'weekly' | 'interval', startMs: number): string {
+export function snapshotName(kind: SnapshotKind, startMs: number): string {
   const iso = new Date(startMs).toISOString();
   const day = iso.slice(0, 10);
   if (kind === 'weekly') return day;

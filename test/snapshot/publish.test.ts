@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { manualClock } from '../../pipeline/core/index.ts';
+import { manualClock, type SnapshotKind } from '../../pipeline/core/index.ts';
 import { openDuckDb } from '../../pipeline/snapshot/duckdb-session.ts';
 import { listSnapshots, publishSnapshot, readManifest, snapshotName } from '../../pipeline/snapshot/index.ts';
 import { source, WEEK1, week1 } from './sample-crawl.ts';
@@ -244,16 +244,20 @@ test('publishing other content under a published name is refused', async () => {
   );
 });
 
-test('only weekly and interval crawls publish: an expansion kind or name is refused', async () => {
-  for (const [name, kind, message] of [
+test('only weekly and interval crawls publish, each under its own name form', async () => {
+  const cases: [string, string, RegExp][] = [
     ['2026-11-16T1030Z', 'expand', /snapshot kind: expected weekly or interval/],
     ['expand-2026-11-16T1030Z', 'interval', /snapshot name: expected YYYY-MM-DD or YYYY-MM-DDTHHMMZ/],
-  ] as const) {
+    ['2026-11-23T1030Z', 'weekly', /weekly snapshot name: expected YYYY-MM-DD,/],
+    ['2026-11-23', 'interval', /interval snapshot name: expected YYYY-MM-DDTHHMMZ,/],
+  ];
+  for (const [name, kind, message] of cases) {
     await assert.rejects(
       publishSnapshot({
         root,
         name,
-        kind,
+        // the kind arrives unchecked from a caller that bypasses the types
+        kind: kind as SnapshotKind,
         startedAt: WEEK1,
         endedAt: WEEK1 + 3_600_000,
         config: {},
