@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
@@ -42,11 +42,27 @@ export interface BuiltPortal {
   readonly renderMs: number;
 }
 
-function runAstro(env: Record<string, string>): Promise<void> {
+/**
+ * Runs `astro build` in a working folder of its own inside site/: when the output folder lies
+ * outside the working folder, Astro writes its prerender chunks to `<cwd>/.astro/.prerender/`,
+ * so two builds sharing a working folder (two tests, or a cron build overlapping a manual one)
+ * overwrite each other's chunks and fail. Inside site/, packages still resolve from the project.
+ */
+async function runAstro(env: Record<string, string>): Promise<void> {
   const bin = join(dirname(createRequire(import.meta.url).resolve('astro/package.json')), 'bin/astro.mjs');
+  await mkdir(join(SITE_DIR, '.astro'), { recursive: true });
+  const cwd = await mkdtemp(join(SITE_DIR, '.astro', 'build-'));
+  try {
+    await astroBuild(bin, cwd, env);
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+  }
+}
+
+function astroBuild(bin: string, cwd: string, env: Record<string, string>): Promise<void> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [bin, 'build', '--root', SITE_DIR, '--silent'], {
-      cwd: SITE_DIR,
+      cwd,
       env: { ...process.env, ...env, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
