@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { invalidInput, parseInstant } from '../core/index.ts';
-import { SIMWEB_DEFAULTS, type SimWebOptions, simWebOptions } from '../simweb/index.ts';
+import { type DocSizeProfile, SIMWEB_DEFAULTS, type SimWebOptions, simWebOptions } from '../simweb/index.ts';
 
 /** The simulated Web's options as commander hands them over. */
 export interface SimWebCliOptions {
@@ -10,6 +10,7 @@ export interface SimWebCliOptions {
   plds: string;
   faults: string;
   latencyScale: string;
+  docSizes: string;
   now?: string;
 }
 
@@ -23,6 +24,11 @@ export function addSimWebOptions(command: Command, defaults: Partial<SimWebOptio
     .option('--plds <n>', 'pay-level domains', String(d.plds))
     .option('--faults <x>', 'multiplier of realistic fault rates (0: a clean Web)', String(d.faults))
     .option('--latency-scale <x>', 'multiplier of per-PLD service times (0: instant)', String(d.latencyScale))
+    .option(
+      '--doc-sizes <profile>',
+      'statements per document: small (about 16 each) or dyldo (heavy-tailed: median about 30, up to 100,000)',
+      d.docSizes,
+    )
     .option('--now <iso>', 'start of the virtual clock (default: the start of the simulated span)');
 }
 
@@ -45,11 +51,16 @@ export function simWebOptionsFromCli(o: SimWebCliOptions): SimWebOptions {
   const values: Record<string, number> = {};
   for (const [key, flag, text] of named) values[key] = number(flag, text);
   try {
-    return simWebOptions({ ...values, ...(o.now ? { now: parseInstant(o.now) } : {}) });
+    return simWebOptions({
+      ...values,
+      docSizes: o.docSizes as DocSizeProfile,
+      ...(o.now ? { now: parseInstant(o.now) } : {}),
+    });
   } catch (error) {
     // name the flag, not the internal option
     if (error instanceof Error) {
-      const hit = named.find(([key]) => error.message.startsWith(`${key}:`));
+      const flags = [...named, ['docSizes', '--doc-sizes']];
+      const hit = flags.find(([key]) => error.message.startsWith(`${key}:`));
       if (hit) error.message = error.message.replace(`${hit[0]}:`, `${hit[1]}:`);
     }
     throw error;

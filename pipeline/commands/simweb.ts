@@ -39,7 +39,7 @@ export function simwebCommand(): Command {
       }
       const s = sim.summary();
       process.stdout.write(
-        `simulated Web of Data (seed ${s.seed}): ${s.documents} documents on ${s.plds} PLDs (${s.hosts} hosts), ${s.scenarios} scenarios\n` +
+        `simulated Web of Data (seed ${s.seed}): ${s.documents} documents (${s.docSizes} sizes) on ${s.plds} PLDs (${s.hosts} hosts), ${s.scenarios} scenarios\n` +
           `listening on ${sim.origin}  (control: ${sim.origin}/__sim/info)\n` +
           `give the crawler: --resolve '${sim.resolveRule}' --allow-private\n` +
           `core seed list: ${seedsFile} (${sim.coreSeeds.length} URIs)\n`,

@@ -2,13 +2,12 @@
  * The answer for a request to a generated document: lifetime, sprinkled faults, the DBpedia-style
  * 303, content negotiation, validators, and finally the serialized graph at the virtual time.
  */
-import type { Quad } from 'n3';
 import { negotiate } from './conneg.ts';
 import { type DocumentState, documentState, isAlive, versionOf } from './document-state.ts';
 import type { PathMatch } from './documents.ts';
 import { flappingStatus } from './faults.ts';
 import { formatInfo } from './formats.ts';
-import { documentGraph } from './graph.ts';
+import { documentGraph, statementCount } from './graph.ts';
 import { hash32 } from './random.ts';
 import { accidentalPage } from './rdfa-writer.ts';
 import { type Reply, redirectReply, statusReply } from './reply.ts';
@@ -84,14 +83,10 @@ export function documentReply(web: GeneratedWeb, match: PathMatch, t: number, re
     if (req.ifNoneMatch === etag) return statusReply(304, headers);
   }
   if (a.pld.conneg === 'honour') headers.vary = 'Accept';
-  let quads: Quad[] | undefined;
-  const graph = () => {
-    quads ??= documentGraph(web, a, version, state.process.stamped);
-    return quads;
-  };
   const latin1 = f === 'latin1' && (format === 'rdfxml' || format === 'rdfa');
   const contentType = contentTypeOf(format, latin1);
-  const render = () => serialize(graph(), format, a.docUrl, { latin1, title: a.name }).body;
+  const render = () =>
+    serialize(documentGraph(web, state, version), format, a.docUrl, { latin1, title: a.name }).body;
   if (f === 'wrong-type')
     headers['content-type'] = hash32(a.doc) % 2 ? 'text/plain' : 'application/octet-stream';
   else if (f !== 'missing-type') headers['content-type'] = contentType;
@@ -106,7 +101,7 @@ export function documentReply(web: GeneratedWeb, match: PathMatch, t: number, re
     delayMs: 0,
     outcome: {
       format,
-      statements: broken ? null : graph().length,
+      statements: broken ? null : statementCount(web, state, version),
       error: broken ? 'parse' : f === 'hang' ? 'timeout' : f === 'reset' ? 'reset' : null,
     },
   };

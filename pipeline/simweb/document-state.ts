@@ -1,6 +1,7 @@
 /** Everything about one generated document that does not depend on the request. */
 
 import type { RdfFormat } from '../core/index.ts';
+import { extraStatements } from './doc-sizes.ts';
 import { type DocAddress, docAddress, docFormat } from './documents.ts';
 import {
   alive,
@@ -22,6 +23,8 @@ export interface DocumentState {
   readonly process: ChangeProcess;
   readonly life: Lifetime;
   readonly fault: FaultKind | null;
+  /** Statements beyond the document's small core (its size profile's draw; 0 for vocabularies). */
+  readonly extraStatements: number;
 }
 
 /** The request-independent facts of document `doc`. */
@@ -31,12 +34,15 @@ export function documentState(web: GeneratedWeb, doc: number): DocumentState {
   const process = stable
     ? ({ bucket: 'never', kind: 'never', meanIntervalMs: Number.POSITIVE_INFINITY, stamped: false } as const)
     : changeProcess(web, doc);
+  const format = docFormat(web, address);
+  const fault = docFault(web, doc, stable);
   return {
     address,
-    format: docFormat(web, address),
+    format,
     process,
     life: lifetime(web, doc, address.local, stable),
-    fault: docFault(web, doc, stable),
+    fault,
+    extraStatements: address.vocabulary ? 0 : extraStatements(web, doc, format, fault),
   };
 }
 

@@ -7,7 +7,14 @@ export { CHANGE_BUCKETS, type ChangeKind } from './dynamics.ts';
 export { FAULT_RATES, type FaultKind } from './faults.ts';
 export { FORMATS } from './formats.ts';
 export { coreSeeds } from './links.ts';
-export { SIMWEB_DEFAULTS, type SimWebOptions, simWebOptions, type WebOptions } from './options.ts';
+export {
+  DOC_SIZE_PROFILES,
+  type DocSizeProfile,
+  SIMWEB_DEFAULTS,
+  type SimWebOptions,
+  simWebOptions,
+  type WebOptions,
+} from './options.ts';
 export type { RequestLogEntry } from './request-log.ts';
 export type { RobotsVariant } from './robots.ts';
 export { SCENARIOS, type Scenario, type ScenarioExpectation, type ScenarioGroup } from './scenarios.ts';

@@ -1,5 +1,13 @@
 import { type Clock, invalidInput } from '../core/index.ts';
 
+/**
+ * How many statements data documents hold. `small`: about 16 each (quick tests, the demo);
+ * `dyldo`: the heavy-tailed sizes of the Web of Data (median about 30, mean about 100, up to
+ * 100,000), for DyLDO-size crawls. See doc-sizes.ts.
+ */
+export type DocSizeProfile = 'small' | 'dyldo';
+export const DOC_SIZE_PROFILES: readonly DocSizeProfile[] = Object.freeze(['small', 'dyldo']);
+
 /** What shapes the generated Web (pure: no server involved). */
 export interface WebOptions {
   /** Everything follows from the seed: same seed, same Web, byte for byte. */
@@ -13,6 +21,7 @@ export interface WebOptions {
   /** Start of the simulated span: documents change only in [epochMs, epochMs + horizonMs]. */
   readonly epochMs: number;
   readonly horizonMs: number;
+  readonly docSizes: DocSizeProfile;
 }
 
 /** What the HTTP server adds to the Web it serves. */
@@ -37,6 +46,7 @@ export const SIMWEB_DEFAULTS: SimWebOptions = Object.freeze({
   faults: 1,
   epochMs: DEFAULT_EPOCH_MS,
   horizonMs: 2 * 365 * DAY,
+  docSizes: 'small',
   port: 0,
   latencyScale: 1,
   now: DEFAULT_EPOCH_MS,
@@ -68,6 +78,8 @@ export function simWebOptions(input: Partial<SimWebOptions> = {}): SimWebOptions
   nonNegative('faults', o.faults);
   nonNegative('latencyScale', o.latencyScale);
   nonNegative('horizonMs', o.horizonMs);
+  if (!DOC_SIZE_PROFILES.includes(o.docSizes))
+    throw invalidInput('docSizes', DOC_SIZE_PROFILES.join(' or '), o.docSizes);
   for (const k of ['epochMs', 'now'] as const) {
     if (!Number.isFinite(o[k])) throw invalidInput(k, 'an instant in epoch milliseconds', o[k]);
   }

@@ -34,6 +34,17 @@ export function writeRdfXml(quads: readonly Quad[], latin1 = false): Buffer {
     if (!namespaces.has(ns)) namespaces.set(ns, `ns${namespaces.size}`);
     used.add(namespaces.get(ns)!);
   }
+  // one split per predicate, not per statement: large documents repeat a few predicates
+  const names = new Map<string, string>();
+  const nameOf = (iri: string) => {
+    let name = names.get(iri);
+    if (name === undefined) {
+      const [ns, local] = splitPredicate(iri);
+      name = `${namespaces.get(ns)}:${local}`;
+      names.set(iri, name);
+    }
+    return name;
+  };
   const lines: string[] = [];
   for (const list of groupBySubject(quads)) {
     const s = list[0].subject;
@@ -41,8 +52,7 @@ export function writeRdfXml(quads: readonly Quad[], latin1 = false): Buffer {
       s.termType === 'BlankNode' ? `rdf:nodeID="${s.value}"` : `rdf:about="${escapeXml(s.value, latin1)}"`;
     lines.push(`  <rdf:Description ${about}>`);
     for (const q of list) {
-      const [ns, local] = splitPredicate(q.predicate.value);
-      const name = `${namespaces.get(ns)}:${local}`;
+      const name = nameOf(q.predicate.value);
       const o = q.object;
       if (o.termType === 'NamedNode')
         lines.push(`    <${name} rdf:resource="${escapeXml(o.value, latin1)}"/>`);

@@ -9,6 +9,8 @@ export interface WebSummary {
   readonly plds: number;
   readonly hosts: number;
   readonly documents: number;
+  /** The document size profile (`small` or `dyldo`). */
+  readonly docSizes: string;
   readonly singleDocumentPlds: number;
   readonly largestPlds: ReadonlyArray<{ pld: string; documents: number; hosts: number }>;
   readonly formats: readonly string[];
@@ -25,6 +27,7 @@ export function summarize(web: GeneratedWeb): WebSummary {
     plds: web.plds.length,
     hosts: web.hostIndex.size,
     documents: web.docCount,
+    docSizes: web.options.docSizes,
     singleDocumentPlds: web.plds.filter((p) => p.docCount === 1).length,
     largestPlds: data
       .slice(0, 5)

@@ -72,7 +72,7 @@ function generation(): {
   const at = web.options.epochMs + 180 * 86_400_000;
   for (let d = 0; d < web.docCount; d++) {
     const s = documentState(web, d);
-    const quads = documentGraph(web, s.address, versionOf(web, s, at), s.process.stamped);
+    const quads = documentGraph(web, s, versionOf(web, s, at));
     bodyBytes += serialize(quads, s.format, s.address.docUrl).body.length;
   }
   const bodiesMs = performance.now() - t;

@@ -39,7 +39,7 @@ test('over a simulated year each bucket changes at its mean interval', () => {
 
 async function canonical(d: number, t: number): Promise<string> {
   const s = documentState(web, d);
-  const quads = documentGraph(web, s.address, versionOf(web, s, t), s.process.stamped);
+  const quads = documentGraph(web, s, versionOf(web, s, t));
   return canonize.canonize(quads as never, { algorithm: 'RDFC-1.0' });
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { payLevelDomain, urlPld } from '../../pipeline/core/index.ts';
+import { documentState } from '../../pipeline/simweb/document-state.ts';
 import { docAddress } from '../../pipeline/simweb/documents.ts';
 import { documentGraph } from '../../pipeline/simweb/graph.ts';
 import { FORMATS, generateWeb, truthRecords } from '../../pipeline/simweb/index.ts';
@@ -34,7 +35,7 @@ test('same seed, same Web; another seed, another Web', () => {
     const web = generateWeb({ seed, docs: 600, plds: 50 });
     return [5, 77, 300, 599].map((d) =>
       serialize(
-        documentGraph(web, docAddress(web, d), VERSION, true),
+        documentGraph(web, documentState(web, d), VERSION),
         'turtle',
         docAddress(web, d).docUrl,
       ).body.toString(),
@@ -51,8 +52,9 @@ test('same seed, same Web; another seed, another Web', () => {
 test('every syntax parses with the exact statement count, non-ASCII and ISO-8859-1 included', async () => {
   const web = generateWeb({ seed: 2, docs: 2000, plds: 80 });
   for (let d = 0; d < web.docCount; d += 211) {
-    const a = docAddress(web, d);
-    const quads = documentGraph(web, a, VERSION, d % 2 === 0);
+    const s = documentState(web, d);
+    const a = s.address;
+    const quads = documentGraph(web, s, VERSION);
     for (const { format } of FORMATS) {
       for (const latin1 of format === 'rdfxml' || format === 'rdfa' ? [false, true] : [false]) {
         const body = serialize(quads, format, a.docUrl, { latin1 }).body.toString(latin1 ? 'latin1' : 'utf8');
