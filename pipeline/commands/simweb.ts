@@ -1,7 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Command } from 'commander';
-import { startSimWeb } from '../simweb/index.ts';
+import { startSimWeb, truthRecords } from '../simweb/index.ts';
 import { addSimWebOptions, type SimWebCliOptions, simWebOptionsFromCli } from './simweb-options.ts';
 
 interface SimWebCommandOptions extends SimWebCliOptions {
@@ -28,12 +31,12 @@ export function simwebCommand(): Command {
       if (cli.truth) {
         const file = resolve(cli.truth);
         await mkdir(dirname(file), { recursive: true });
-        await writeFile(
-          file,
-          sim
-            .truth()
-            .map((r) => `${JSON.stringify(r)}\n`)
-            .join(''),
+        // one line at a time: a 200,000-document Web's truth is hundreds of MiB as one string
+        await pipeline(
+          Readable.from(truthRecords(sim.web, sim.clock.now()), { objectMode: true }).map(
+            (r) => `${JSON.stringify(r)}\n`,
+          ),
+          createWriteStream(file),
         );
         process.stdout.write(`ground truth: ${file}\n`);
       }

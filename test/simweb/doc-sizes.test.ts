@@ -16,6 +16,7 @@ import {
   truthRecords,
 } from '../../pipeline/simweb/index.ts';
 import { route } from '../../pipeline/simweb/router.ts';
+import { serialize } from '../../pipeline/simweb/serialize.ts';
 import { countStatements } from './count-statements.ts';
 import { simGet } from './sim-client.ts';
 
@@ -89,6 +90,34 @@ test('whole-parsed syntaxes stay under 5,000 statements; trickling documents kee
     }
   }
   assert.ok(trickling > 0);
+});
+
+test('dyldo documents parse with the exact count in every syntax, ISO-8859-1 included', async () => {
+  const web = generateWeb({ seed: 2, docs: 4000, plds: 80, docSizes: 'dyldo' });
+  const version = { real: 2, all: 3, stampedAt: Date.UTC(2026, 1, 1), modifiedAt: Date.UTC(2026, 1, 1) };
+  let large = 0;
+  for (let d = 0; d < web.docCount; d += 97) {
+    const s = documentState(web, d);
+    if (s.extraStatements > 3_000) continue;
+    if (s.extraStatements > 100) large++;
+    const quads = documentGraph(web, s, version);
+    for (const { format } of FORMATS) {
+      for (const latin1 of format === 'rdfxml' || format === 'rdfa' ? [false, true] : [false]) {
+        const body = serialize(quads, format, s.address.docUrl, { latin1 });
+        const c = await countStatements(
+          format,
+          body.body.toString(latin1 ? 'latin1' : 'utf8'),
+          s.address.docUrl,
+        );
+        assert.deepEqual(
+          c,
+          { statements: quads.length, error: null },
+          `${s.address.docUrl} ${format} ${latin1}`,
+        );
+      }
+    }
+  }
+  assert.ok(large > 0);
 });
 
 describe('the largest document of the dyldo week', () => {
