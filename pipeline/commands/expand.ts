@@ -47,7 +47,7 @@ export function expandCommand(): Command {
       hops,
       workDir,
       ...setup,
-      progress: (i) => createProgress(`expand ${i}/${repeat}`, setup.clock),
+      progress: (i) => createProgress(`expand ${i}/${repeat}`, setup.clock, { logger: setup.logger }),
       signal: stopSignal(),
     });
     if (!result.complete) {

@@ -43,7 +43,7 @@ export function snapshotCommand(): Command {
       kernel,
       adaptiveRounds,
       ...setup,
-      progress: createProgress('snapshot', setup.clock),
+      progress: createProgress('snapshot', setup.clock, { logger: setup.logger }),
       signal: stopSignal(),
     });
     if (outcome.status === 'exists') {

@@ -22,7 +22,7 @@ export function tickCommand(): Command {
       ...(o.maxDuration ? { maxDurationMs: parseDuration(o.maxDuration, '--max-duration') } : {}),
       root: o.out,
       ...setup,
-      progress: createProgress('tick', setup.clock),
+      progress: createProgress('tick', setup.clock, { logger: setup.logger }),
       signal: stopSignal(),
     });
     const say = (line: string) => process.stdout.write(`${line}\n`);

@@ -30,8 +30,8 @@ export { createLogger, silentLogger } from './log.ts';
 export { makeDirectory } from './make-directory.ts';
 export { acquirePidLock } from './pid-lock.ts';
 export { NO_HOST_PLD, payLevelDomain, urlPld } from './pld.ts';
-export type { Progress, ProgressState } from './progress.ts';
-export { createProgress, formatProgress } from './progress.ts';
+export type { Progress, ProgressOptions, ProgressRates, ProgressState } from './progress.ts';
+export { createProgress, formatProgress, progressRates } from './progress.ts';
 export { renderVegaLite } from './svg-chart.ts';
 export type {
   CrawledDocument,

@@ -75,6 +75,11 @@ export class CrawlStats {
     return this.documents;
   }
 
+  /** Statements of the graphs downloaded so far (each graph once). */
+  get statementCount(): number {
+    return this.statements;
+  }
+
   /** The error kinds seen so far, most frequent first, as `code:n` words for the progress line. */
   topErrors(n = 3): string {
     return Object.entries(this.errors)

@@ -290,6 +290,7 @@ class CrawlRun {
     const state = {
       done: this.stats.done,
       total: this.stats.done + this.frontier.queued + this.inflight.size,
+      statements: this.stats.statementCount,
       extra: {
         round: this.round,
         plds: this.frontier.activePlds().length,

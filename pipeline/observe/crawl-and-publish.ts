@@ -47,6 +47,10 @@ export async function crawlAndPublish(
     signal: ctx.signal,
   }).finally(() => tools.close());
   if (!crawled.complete) return null;
+  logger.info(
+    { snapshot: run.name, documents: crawled.stats.documents, statements: crawled.stats.statements },
+    'crawl finished',
+  );
   // the end time is fixed once, so that a publish rerun after a crash sees the same input; a
   // resumed run's clock may read before the run's start (a logical clock given the same --now
   // again, a wall clock stepped back), and a run never ends before it started

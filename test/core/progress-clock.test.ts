@@ -1,10 +1,84 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clockStartingAt, formatProgress, manualClock } from '../../pipeline/core/index.ts';
+import { pino } from 'pino';
+import {
+  clockStartingAt,
+  createProgress,
+  formatProgress,
+  manualClock,
+  progressRates,
+} from '../../pipeline/core/index.ts';
 
 test('formatProgress shows done/total, rate and ETA', () => {
-  const line = formatProgress('crawl', { done: 50, total: 150, extra: { plds: 7 } }, 10_000);
+  const state = { done: 50, total: 150, extra: { plds: 7 } };
+  const line = formatProgress('crawl', state, progressRates(state, 10_000));
   assert.equal(line, 'crawl 50/150  5.0/s  ETA 20s  plds 7');
+});
+
+test('a stage with statements shows their rate; a resumed stage counts only the work done since it started', () => {
+  const state = { done: 150, total: 250, statements: 9000 };
+  const rates = progressRates(state, 10_000, { done: 100, statements: 4000 });
+  assert.equal(rates.perSecond, 5);
+  assert.equal(rates.statementsPerSecond, 500);
+  assert.equal(rates.etaSeconds, 20);
+  assert.equal(
+    formatProgress('snapshot', state, rates),
+    'snapshot 150/250  5.0/s  9000 statements  500 statements/s  ETA 20s',
+  );
+});
+
+test('progress goes to the JSON log at intervals with the same figures, and once at the end', () => {
+  const clock = manualClock(0);
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+  const progress = createProgress('crawl', clock, { stream: null, logger, logIntervalMs: 30_000 });
+  progress.update({ done: 0, total: 100, statements: 0 });
+  clock.advance(10_000);
+  progress.update({ done: 10, total: 100, statements: 500 });
+  assert.equal(lines.length, 0, 'nothing before the interval');
+  clock.advance(20_000);
+  progress.update({ done: 30, total: 100, statements: 1500, extra: { round: 1 } });
+  clock.advance(1_000);
+  progress.finish({ done: 31, total: 31, statements: 1550 });
+  assert.deepEqual(
+    lines.map(
+      ({ msg, stage, done, total, perSecond, statements, statementsPerSecond, etaSeconds, round }) => ({
+        msg,
+        stage,
+        done,
+        total,
+        perSecond,
+        statements,
+        statementsPerSecond,
+        etaSeconds,
+        round,
+      }),
+    ),
+    [
+      {
+        msg: 'progress',
+        stage: 'crawl',
+        done: 30,
+        total: 100,
+        perSecond: 1,
+        statements: 1500,
+        statementsPerSecond: 50,
+        etaSeconds: 70,
+        round: 1,
+      },
+      {
+        msg: 'progress: done',
+        stage: 'crawl',
+        done: 31,
+        total: 31,
+        perSecond: 1,
+        statements: 1550,
+        statementsPerSecond: 50,
+        etaSeconds: 0,
+        round: undefined,
+      },
+    ],
+  );
 });
 
 test('a clock started at --now reads that time and then advances', async () => {

@@ -1,0 +1,138 @@
+/**
+ * A DyLDO-size week: one weekly snapshot (kernel plus adaptive segment) of a whole simulated Web,
+ * run as `observatory snapshot` in its own process under /usr/bin/time, so that its peak RSS is the
+ * operating system's figure (worker threads and DuckDB included). The Web is served by its own
+ * process with heavy-tailed document sizes, no latency, no faults, delay 1 ms; the kernel is every
+ * other RDF document of the Web, and the adaptive crawl (3 hops, up to as many URIs again) finds the
+ * rest through links. Two sizes are measured one after the other (BENCH_SCALE_DOCS, default
+ * 50000,200000) so that memory growth with the crawl shows as a ratio of one run.
+ *
+ * The crawl and publish phases are timed from the snapshot's structured log ('crawl finished').
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI, startSimWebProcess } from '../commands/cli-process.ts';
+
+const SIZES = (process.env.BENCH_SCALE_DOCS ?? '50000,200000').split(',').map(Number);
+const PLDS = Number(process.env.BENCH_SCALE_PLDS ?? 650);
+const SIZE_PROFILE = process.env.BENCH_SCALE_PROFILE ?? 'dyldo';
+const TIME = '/usr/bin/time';
+
+interface WeekRun {
+  readonly docs: number;
+  readonly kernel: number;
+  readonly documents: number;
+  readonly statements: number;
+  readonly seconds: number;
+  readonly crawlSeconds: number;
+  readonly publishSeconds: number;
+  readonly peakRssMiB: number;
+}
+
+/** Every other RDF document URI of the Web, from its ground truth. */
+async function kernelUrls(port: number): Promise<string[]> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/__sim/truth`)).text();
+  const documents = text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { uri: string; kind: string; format: string | null })
+    .filter((r) => r.kind === 'document' && r.format !== null);
+  return documents.filter((_, i) => i % 2 === 0).map((r) => r.uri);
+}
+
+function run(command: string, args: readonly string[]): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c) => {
+    stderr += c;
+    // the snapshot's progress lines pass through, so a person watching sees the week go by
+    process.stderr.write(c);
+  });
+  return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stderr })));
+}
+
+/** Epoch ms of the first log line whose message is `msg`. */
+function loggedAt(log: string, msg: string): number {
+  for (const line of log.split('\n')) {
+    if (line.includes(`"msg":"${msg}"`)) return (JSON.parse(line) as { time: number }).time;
+  }
+  throw new Error(`the snapshot's log has no '${msg}' line`);
+}
+
+async function week(docs: number, work: string): Promise<WeekRun> {
+  const web = await startSimWebProcess([
+    ...['--port', '0', '--docs', String(docs), '--plds', String(PLDS)],
+    ...(SIZE_PROFILE ? ['--doc-sizes', SIZE_PROFILE] : []),
+    ...['--latency-scale', '0', '--faults', '0'],
+  ]);
+  try {
+    const kernel = await kernelUrls(web.port);
+    const kernelFile = join(work, `kernel-${docs}.txt`);
+    await writeFile(kernelFile, `${kernel.join('\n')}\n`);
+    const out = join(work, `snapshots-${docs}`);
+    const logFile = join(work, `snapshot-${docs}.log`);
+    const start = performance.now();
+    const result = await run(TIME, [
+      '-v',
+      process.execPath,
+      CLI,
+      'snapshot',
+      ...['--kernel', kernelFile, '--out', out, '--now', '2026-01-05'],
+      ...['--resolve', `*=127.0.0.1:${web.port}`, '--allow-private', '--delay', '0.001'],
+      ...['--log', logFile, '--log-level', 'info'],
+    ]);
+    const seconds = (performance.now() - start) / 1000;
+    if (result.status !== 0) throw new Error(`snapshot of ${docs} documents exited ${result.status}`);
+    const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr);
+    const log = await readFile(logFile, 'utf8');
+    const began = (JSON.parse(log.slice(0, log.indexOf('\n'))) as { time: number }).time;
+    const staged = loggedAt(log, 'crawl finished');
+    const published = loggedAt(log, 'snapshot published');
+    const manifest = JSON.parse(await readFile(join(out, '2026-01-05', 'manifest.json'), 'utf8')) as {
+      counts: { documents: number; statements: number };
+    };
+    await rm(out, { recursive: true, force: true });
+    return {
+      docs,
+      kernel: kernel.length,
+      documents: manifest.counts.documents,
+      statements: manifest.counts.statements,
+      seconds,
+      crawlSeconds: (staged - began) / 1000,
+      publishSeconds: (published - staged) / 1000,
+      peakRssMiB: Number(rss?.[1] ?? Number.NaN) / 1024,
+    };
+  } finally {
+    web.stop();
+  }
+}
+
+export default async function (): Promise<void> {
+  if (!existsSync(TIME)) throw new Error(`${TIME} is missing: apt-get install time`);
+  const work = await mkdtemp(join(tmpdir(), 'bench-scale-'));
+  try {
+    process.stdout.write(
+      '| simulated Web | kernel | documents | statements | crawl s | publish s | total s | publish statements/s | peak RSS MiB |\n',
+    );
+    process.stdout.write('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n');
+    const runs: WeekRun[] = [];
+    for (const docs of SIZES) {
+      const r = await week(docs, work);
+      runs.push(r);
+      process.stdout.write(
+        `| ${r.docs} docs, ${PLDS} PLDs | ${r.kernel} | ${r.documents} | ${r.statements} | ${r.crawlSeconds.toFixed(0)} | ${r.publishSeconds.toFixed(0)} | ${r.seconds.toFixed(0)} | ${Math.round(r.statements / r.publishSeconds)} | ${r.peakRssMiB.toFixed(0)} |\n`,
+      );
+    }
+    if (runs.length > 1) {
+      const [small, large] = [runs[0], runs.at(-1)!];
+      process.stdout.write(
+        `\npeak RSS ${large.docs} / ${small.docs} documents: ${(large.peakRssMiB / small.peakRssMiB).toFixed(2)} (goal: at most 1.10, and at most 1024 MiB)\n`,
+      );
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
