@@ -2,7 +2,7 @@ import { type Clock, invalidInput } from '../core/index.ts';
 
 /**
  * How many statements data documents hold. `small`: about 16 each (quick tests, the demo);
- * `dyldo`: the heavy-tailed sizes of the Web of Data (median about 30, mean about 100, up to
+ * `dyldo`: the heavy-tailed sizes of the Web of Data (median about 33, mean about 110, up to
  * 100,000), for DyLDO-size crawls. See doc-sizes.ts.
  */
 export type DocSizeProfile = 'small' | 'dyldo';
