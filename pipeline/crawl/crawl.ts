@@ -54,6 +54,8 @@ export interface CrawlOptions {
   readonly loadContext?: ContextLoader;
   /** Aborting stops new fetches; fetches in flight finish and are journaled, so a rerun resumes. */
   readonly signal?: AbortSignal;
+  /** Held body bytes past which no new fetch starts (default HELD_BODY_BYTES). */
+  readonly heldBodyBytes?: number;
 }
 
 export interface CrawlResult {
@@ -64,6 +66,14 @@ export interface CrawlResult {
   /** URLs the frontier knew at the end (fetched, queued and candidates): its memory is this big. */
   readonly seen: number;
 }
+
+/**
+ * Bodies fetched and not yet journaled (waiting for a parse worker or being parsed) that stop new
+ * fetches from starting: a heavy-tailed Web brings documents of tens of MiB, and 64 fetch slots
+ * finishing large documents faster than two cores parse them would otherwise pile their bodies and
+ * statements up in memory. One document is always let through, whatever its size.
+ */
+export const HELD_BODY_BYTES = 64 * 1024 * 1024;
 
 /** The seeds as round-0 URLs: normalised, http(s) only, first occurrence kept. */
 function seedUrls(seeds: readonly string[]): RoundUrl[] {
@@ -84,6 +94,8 @@ class CrawlRun {
   private readonly lastServed = new Map<string, number>();
   private readonly inflight = new Set<Promise<void>>();
   private serveSeq = 0;
+  /** Bytes of bodies fetched and not yet journaled (see HELD_BODY_BYTES). */
+  private heldBytes = 0;
   private round = -1;
   private failure: unknown = null;
   private wake: (() => void) | null = null;
@@ -191,7 +203,8 @@ class CrawlRun {
   private fill(): void {
     const { config, fetcher, clock, policy } = this.o;
     let free = config.concurrency - this.inflight.size;
-    if (free <= 0 || this.o.signal?.aborted) return;
+    if (free <= 0 || this.o.signal?.aborted || this.heldBytes >= (this.o.heldBodyBytes ?? HELD_BODY_BYTES))
+      return;
     const now = clock.now();
     const ready: ReadyPld[] = [];
     for (const pld of this.frontier.activePlds()) {
@@ -231,16 +244,22 @@ class CrawlRun {
     const { plan, fetcher, loadContext, logger } = this.o;
     const fetched = await fetcher.fetchDocument(url, undefined, (u) => this.claims.claim(u, url));
     const where = { segment: plan.segmentFor(depth), round: this.round };
-    // a final URL another fetch requested is not downloaded again: this record points at that fetch's
-    const doc = fetched.handedOver
-      ? { record: await this.claims.handOver(fetched, where), statements: [] }
-      : await processFetch(fetched, where, { config: this.o.config, loadContext });
-    this.journal.append({ t: 'doc', depth, record: doc.record, statements: doc.statements });
-    this.afterDocument(url, depth, doc.record, doc.statements, plan.maxDepth);
-    logger.debug(
-      { url, status: doc.record.status, error: doc.record.error, statements: doc.record.statements },
-      'fetched',
-    );
+    const held = fetched.body?.length ?? 0;
+    this.heldBytes += held;
+    try {
+      // a final URL another fetch requested is not downloaded again: this record points at that fetch's
+      const doc = fetched.handedOver
+        ? { record: await this.claims.handOver(fetched, where), statements: [] }
+        : await processFetch(fetched, where, { config: this.o.config, loadContext });
+      this.journal.append({ t: 'doc', depth, record: doc.record, statements: doc.statements });
+      this.afterDocument(url, depth, doc.record, doc.statements, plan.maxDepth);
+      logger.debug(
+        { url, status: doc.record.status, error: doc.record.error, statements: doc.record.statements },
+        'fetched',
+      );
+    } finally {
+      this.heldBytes -= held;
+    }
   }
 
   private afterDocument(
