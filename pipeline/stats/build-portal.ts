@@ -7,7 +7,8 @@ import { CATALOGUE_FILE } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
 import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR, linkDownloads } from './link-downloads.ts';
-import type { PortalData, SnapshotView } from './portal-data.ts';
+import { planSnapshotPages, siteVersion } from './page-cache.ts';
+import { type PortalData, RENDERED_PAGES_FILE, type SnapshotView } from './portal-data.ts';
 import { statsOptions } from './stats-options.ts';
 
 /** The Astro project. */
@@ -90,7 +91,8 @@ function astroBuild(bin: string, cwd: string, env: Record<string, string>): Prom
 /**
  * Builds the static portal: the stats stage over `root`, then Astro renders site/ into `out`,
  * then the dataset description, urls.txt and (unless downloads live elsewhere) the snapshot files
- * are put beside the pages. Rebuilding costs the new snapshots' queries plus one render.
+ * are put beside the pages. Rebuilding costs the new snapshots' queries and pages (the other
+ * snapshot pages come from the page cache) plus one render of the pages over all snapshots.
  */
 export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPortal> {
   const out = resolve(options.out);
@@ -98,12 +100,15 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   const t0 = performance.now();
   const data = await computePortalData(o);
   const t1 = performance.now();
+  const pages = await planSnapshotPages(join(o.cacheDir, 'pages'), data, await siteVersion(SITE_DIR));
+  await writeFile(join(o.dataDir, RENDERED_PAGES_FILE), JSON.stringify(pages.render));
   await rm(out, { recursive: true, force: true });
   await runAstro({
     OBSERVATORY_PORTAL_DATA: o.dataDir,
     OBSERVATORY_PORTAL_OUT: out,
     OBSERVATORY_PORTAL_BASE_URL: o.baseUrl,
   });
+  await pages.complete(out, (name) => join(DOWNLOADS_DIR, name, 'index.html'));
   for (const file of [DATASET_TURTLE, DATASET_JSONLD, URL_LIST])
     await copyFile(join(o.dataDir, file), join(out, file));
   // each snapshot's file list beside its page (the page's folder exists: Astro wrote it), and the

@@ -109,18 +109,51 @@ function timeAxis(ticks: readonly string[], narrow: boolean) {
 }
 
 /**
+ * A series longer than this is drawn as monthly means: ten years hold 520 weekly and 8,000 interval
+ * snapshots, and a line of thousands of points at 560 pixels is a smear (three years of weeks fit).
+ */
+const MAX_POINTS = 160;
+
+/** Each series' points averaged per UTC calendar month, at the month's first instant. */
+function monthlyMeans(points: readonly SeriesPoint[], share: boolean): SeriesPoint[] {
+  const months = new Map<string, { at: string; series: string; total: number; n: number }>();
+  for (const p of points) {
+    const at = `${p.at.slice(0, 7)}-01T00:00:00Z`;
+    const m = months.get(`${p.series}\0${at}`) ?? { at, series: p.series, total: 0, n: 0 };
+    months.set(`${p.series}\0${at}`, { ...m, total: m.total + p.value, n: m.n + 1 });
+  }
+  return [...months.values()].map((m) => ({
+    at: m.at,
+    series: m.series,
+    value: share ? m.total / m.n : Math.round((10 * m.total) / m.n) / 10,
+  }));
+}
+
+/**
  * A chart of series over time, drawn as `mark` with its y and colour encodings, on the shared time
- * axis; its table lists every point (shares in percent).
+ * axis; its table lists every point drawn (shares in percent): every snapshot's, or when a series
+ * is longer than MAX_POINTS, every month's mean, which the summary then says.
  */
 function overTime(
-  text: ChartText,
-  points: readonly SeriesPoint[],
+  input: ChartText,
+  all: readonly SeriesPoint[],
   ticks: readonly string[],
   layer: { mark: object; y: object; color: object },
 ): Promise<Chart> {
+  const counts = new Map<string, number>();
+  for (const p of all) counts.set(p.series, (counts.get(p.series) ?? 0) + 1);
+  const monthly = Math.max(0, ...counts.values()) > MAX_POINTS;
+  const points = monthly ? monthlyMeans(all, input.share ?? false) : all;
+  const text = monthly
+    ? { ...input, summary: `${input.summary} Drawn as monthly means of the snapshots' values.` }
+    : input;
   const table: DataTable = {
-    columns: ['snapshot start', 'series', text.yTitle],
-    rows: points.map((p) => [p.at, p.series, text.share ? `${(p.value * 100).toFixed(1)}%` : p.value]),
+    columns: [monthly ? 'month (mean over its snapshots)' : 'snapshot start', 'series', text.yTitle],
+    rows: points.map((p) => [
+      monthly ? p.at.slice(0, 7) : p.at,
+      p.series,
+      text.share ? `${(p.value * 100).toFixed(1)}%` : p.value,
+    ]),
   };
   return draw(text, table, (size, narrow) => ({
     ...(narrow ? { autosize: { type: 'fit', contains: 'padding' } } : {}),

@@ -16,15 +16,14 @@ import {
   DATA_LICENCE,
   DATASET_DESCRIPTION,
   DATASET_TITLE,
-  datasetQuads,
   seriesIri,
   snapshotIri,
-  toJsonLd,
-  toTurtle,
 } from './dataset-description.ts';
+import { writeDescription } from './description-cache.ts';
 import { exampleQueries } from './doc-queries.ts';
 import { domainViews, queryDomainDocuments } from './domains.ts';
 import { queryHistory } from './history.ts';
+import { loadHistoryState } from './history-state.ts';
 import { LATEST_FILE, LATEST_NAME, latestAlias, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR } from './link-downloads.ts';
 import { portalCharts } from './portal-charts.ts';
@@ -87,7 +86,7 @@ async function downloadFiles(
 
 /**
  * The `stats` stage: DuckDB queries over the published snapshots of `root` (manifests, cached
- * per-snapshot digests, cross-snapshot queries over the small tables) into portal.json, the
+ * per-snapshot digests, running cross-snapshot totals of the small tables) into portal.json, the
  * VoID/DCAT description and the bulk-download list in `dataDir`.
  */
 export async function computePortalData(o: StatsOptions): Promise<PortalData> {
@@ -101,8 +100,8 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
   const session = await openDuckDb();
   try {
     const manifests = await Promise.all(catalogue.map((e) => listedManifest(o.root, e)));
-    const names = catalogue.map((e) => e.name);
-    const history = await queryHistory(session.connection, o.root, names);
+    await loadHistoryState(session.connection, o.root, catalogue, o.cacheDir);
+    const history = await queryHistory(session.connection);
     const snapshots: SnapshotView[] = [];
     for (const [i, entry] of catalogue.entries()) {
       const manifest = manifests[i];
@@ -127,7 +126,6 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       });
     }
     const newestWeekly = latestWeekly(snapshots);
-    const quads = datasetQuads(o.baseUrl, snapshots, o);
     const data: PortalData = {
       portalVersion: 1,
       baseUrl: o.baseUrl,
@@ -177,8 +175,13 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       latestUrlList: snapshotUrlList(o.baseUrl, LATEST_NAME),
     };
     await mkdir(o.dataDir, { recursive: true });
-    await writeFile(join(o.dataDir, DATASET_TURTLE), await toTurtle(quads));
-    await writeFile(join(o.dataDir, DATASET_JSONLD), await toJsonLd(quads));
+    await writeDescription(
+      join(o.cacheDir, 'description'),
+      { turtle: join(o.dataDir, DATASET_TURTLE), jsonld: join(o.dataDir, DATASET_JSONLD) },
+      o.baseUrl,
+      snapshots,
+      o,
+    );
     // the catalogue the portal was built from, republished beside the downloads so that a mirror
     // made from urls.txt can be checked with `observatory verify --root`
     await writeFile(join(o.dataDir, CATALOGUE_FILE), formatCatalogue(catalogue));

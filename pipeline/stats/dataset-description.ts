@@ -1,4 +1,4 @@
-import jsonld from 'jsonld';
+import { type FileHandle, open } from 'node:fs/promises';
 import { DataFactory, type Quad, type Quad_Object, Writer } from 'n3';
 import type { SnapshotView } from './portal-data.ts';
 
@@ -62,17 +62,16 @@ export function snapshotIri(baseUrl: string, name: string): string {
 }
 
 /**
- * VoID and DCAT for the published snapshots: the series is a dcat:DatasetSeries (and a
- * void:Dataset), each snapshot a dcat:Dataset in it with VoID counts from its manifest, and each
- * file a dcat:Distribution with its byte size and SHA-256 (spdx:Checksum).
+ * VoID and DCAT for the published snapshots, in parts: the series is a dcat:DatasetSeries (and a
+ * void:Dataset) with every snapshot as a subset (this part), each snapshot a dcat:Dataset in it
+ * (`snapshotQuads`). A snapshot's part depends on nothing but the snapshot, so it can be cached.
  */
-export function datasetQuads(
+export function seriesQuads(
   baseUrl: string,
-  snapshots: readonly SnapshotView[],
+  snapshots: readonly { name: string }[],
   operators: Operators,
 ): Quad[] {
-  const out: Quad[] = [];
-  const add = (s: Quad['subject'], p: Quad['predicate'], o: Quad_Object) => out.push(quad(s, p, o));
+  const { out, add } = quadList();
   const series = namedNode(seriesIri(baseUrl));
   add(series, iri('rdf', 'type'), iri('dcat', 'DatasetSeries'));
   add(series, iri('rdf', 'type'), iri('void', 'Dataset'));
@@ -97,51 +96,64 @@ export function datasetQuads(
   if (operators.contact?.startsWith('mailto:'))
     add(contact, iri('vcard', 'hasEmail'), namedNode(operators.contact));
   else add(contact, iri('vcard', 'hasURL'), namedNode(operators.contact ?? `${baseUrl}about/#contact`));
-  for (const s of snapshots) {
-    const node = namedNode(snapshotIri(baseUrl, s.name));
-    add(series, iri('void', 'subset'), node);
-    add(node, iri('rdf', 'type'), iri('dcat', 'Dataset'));
-    add(node, iri('rdf', 'type'), iri('void', 'Dataset'));
-    add(node, iri('dcat', 'inSeries'), series);
-    add(node, iri('dct', 'title'), literal(`${DATASET_TITLE}: ${s.kind} snapshot ${s.name}`, 'en'));
-    add(node, iri('dct', 'identifier'), literal(s.name));
-    add(node, iri('dct', 'issued'), dateTime(s.publishedAt));
-    add(node, iri('dct', 'license'), namedNode(DATA_LICENCE));
-    add(node, iri('dcat', 'landingPage'), node);
-    const period = blankNode(`period-${s.name}`);
-    add(node, iri('dct', 'temporal'), period);
-    add(period, iri('rdf', 'type'), iri('dct', 'PeriodOfTime'));
-    add(period, iri('dcat', 'startDate'), dateTime(s.startedAt));
-    add(period, iri('dcat', 'endDate'), dateTime(s.endedAt));
-    add(node, iri('void', 'triples'), int(s.stats.statements));
-    add(node, iri('void', 'documents'), int(s.stats.documents));
-    add(node, iri('void', 'distinctSubjects'), int(s.stats.distinctSubjects));
-    add(node, iri('void', 'properties'), int(s.stats.distinctPredicates));
-    add(node, iri('void', 'classes'), int(s.stats.distinctClasses));
-    for (const f of s.files) {
-      const dist = namedNode(`${snapshotIri(baseUrl, s.name)}#${encodeURIComponent(f.name)}`);
-      add(node, iri('dcat', 'distribution'), dist);
-      if (f.name === 'data.nq.gz') add(node, iri('void', 'dataDump'), namedNode(f.url));
-      add(dist, iri('rdf', 'type'), iri('dcat', 'Distribution'));
-      add(dist, iri('dct', 'title'), literal(f.name));
-      add(dist, iri('dcat', 'downloadURL'), namedNode(f.url));
-      add(dist, iri('dcat', 'byteSize'), nonNegative(f.bytes));
-      const format = fileFormat(f.name);
-      if (format) add(dist, iri('dcat', 'mediaType'), namedNode(ianaMediaType(format.type)));
-      if (format?.compress)
-        add(dist, iri('dcat', 'compressFormat'), namedNode(ianaMediaType(format.compress)));
-      const sum = blankNode(`sha256-${s.name}-${f.name.replace(/\W/g, '_')}`);
-      add(dist, iri('spdx', 'checksum'), sum);
-      add(sum, iri('rdf', 'type'), iri('spdx', 'Checksum'));
-      add(sum, iri('spdx', 'algorithm'), iri('spdx', 'checksumAlgorithm_sha256'));
-      add(sum, iri('spdx', 'checksumValue'), literal(f.sha256, iri('xsd', 'hexBinary')));
-    }
+  for (const s of snapshots) add(series, iri('void', 'subset'), namedNode(snapshotIri(baseUrl, s.name)));
+  return out;
+}
+
+function quadList() {
+  const out: Quad[] = [];
+  const add = (s: Quad['subject'], p: Quad['predicate'], o: Quad_Object) => out.push(quad(s, p, o));
+  return { out, add };
+}
+
+/**
+ * A snapshot as a dcat:Dataset of the series with VoID counts from its manifest, and each file a
+ * dcat:Distribution with its byte size and SHA-256 (spdx:Checksum).
+ */
+export function snapshotQuads(baseUrl: string, s: SnapshotView): Quad[] {
+  const { out, add } = quadList();
+  const series = namedNode(seriesIri(baseUrl));
+  const node = namedNode(snapshotIri(baseUrl, s.name));
+  add(node, iri('rdf', 'type'), iri('dcat', 'Dataset'));
+  add(node, iri('rdf', 'type'), iri('void', 'Dataset'));
+  add(node, iri('dcat', 'inSeries'), series);
+  add(node, iri('dct', 'title'), literal(`${DATASET_TITLE}: ${s.kind} snapshot ${s.name}`, 'en'));
+  add(node, iri('dct', 'identifier'), literal(s.name));
+  add(node, iri('dct', 'issued'), dateTime(s.publishedAt));
+  add(node, iri('dct', 'license'), namedNode(DATA_LICENCE));
+  add(node, iri('dcat', 'landingPage'), node);
+  const period = blankNode(`period-${s.name}`);
+  add(node, iri('dct', 'temporal'), period);
+  add(period, iri('rdf', 'type'), iri('dct', 'PeriodOfTime'));
+  add(period, iri('dcat', 'startDate'), dateTime(s.startedAt));
+  add(period, iri('dcat', 'endDate'), dateTime(s.endedAt));
+  add(node, iri('void', 'triples'), int(s.stats.statements));
+  add(node, iri('void', 'documents'), int(s.stats.documents));
+  add(node, iri('void', 'distinctSubjects'), int(s.stats.distinctSubjects));
+  add(node, iri('void', 'properties'), int(s.stats.distinctPredicates));
+  add(node, iri('void', 'classes'), int(s.stats.distinctClasses));
+  for (const f of s.files) {
+    const dist = namedNode(`${snapshotIri(baseUrl, s.name)}#${encodeURIComponent(f.name)}`);
+    add(node, iri('dcat', 'distribution'), dist);
+    if (f.name === 'data.nq.gz') add(node, iri('void', 'dataDump'), namedNode(f.url));
+    add(dist, iri('rdf', 'type'), iri('dcat', 'Distribution'));
+    add(dist, iri('dct', 'title'), literal(f.name));
+    add(dist, iri('dcat', 'downloadURL'), namedNode(f.url));
+    add(dist, iri('dcat', 'byteSize'), nonNegative(f.bytes));
+    const format = fileFormat(f.name);
+    if (format) add(dist, iri('dcat', 'mediaType'), namedNode(ianaMediaType(format.type)));
+    if (format?.compress) add(dist, iri('dcat', 'compressFormat'), namedNode(ianaMediaType(format.compress)));
+    const sum = blankNode(`sha256-${s.name}-${f.name.replace(/\W/g, '_')}`);
+    add(dist, iri('spdx', 'checksum'), sum);
+    add(sum, iri('rdf', 'type'), iri('spdx', 'Checksum'));
+    add(sum, iri('spdx', 'algorithm'), iri('spdx', 'checksumAlgorithm_sha256'));
+    add(sum, iri('spdx', 'checksumValue'), literal(f.sha256, iri('xsd', 'hexBinary')));
   }
   return out;
 }
 
-/** The quads as Turtle with the usual prefixes. */
-export function toTurtle(quads: readonly Quad[]): Promise<string> {
+/** The quads as Turtle with the usual prefixes (declared first). */
+function toTurtle(quads: readonly Quad[]): Promise<string> {
   const writer = new Writer({ prefixes: { ...NS } });
   writer.addQuads([...quads]);
   return new Promise((resolve, reject) =>
@@ -149,10 +161,84 @@ export function toTurtle(quads: readonly Quad[]): Promise<string> {
   );
 }
 
-/** The quads as compacted JSON-LD with the same prefixes as context. */
-export async function toJsonLd(quads: readonly Quad[]): Promise<string> {
-  const nquads = new Writer({ format: 'N-Quads' }).quadsToString([...quads]);
-  const expanded = await jsonld.fromRDF(nquads, { format: 'application/n-quads' });
-  const compacted = await jsonld.compact(expanded, { ...NS });
-  return `${JSON.stringify(compacted, null, 2)}\n`;
+/**
+ * One part of the description as text: its Turtle statements (without the prefix declarations,
+ * which `DescriptionWriter` writes once) and its JSON-LD node objects, indented for `@graph`.
+ */
+export interface DescriptionPart {
+  readonly turtle: string;
+  readonly jsonld: string;
+}
+
+export async function describePart(quads: readonly Quad[]): Promise<DescriptionPart> {
+  return {
+    turtle: (await toTurtle(quads)).slice((await toTurtle([])).length),
+    jsonld: jsonLdNodes(quads)
+      .map((node) => `    ${JSON.stringify(node, null, 2).replaceAll('\n', '\n    ')}`)
+      .join(',\n'),
+  };
+}
+
+/**
+ * The description as Turtle and as compact JSON-LD (the same prefixes as context), written part
+ * by part: the whole description of ten years of snapshots is 150 MB of text, never held at once.
+ */
+export class DescriptionWriter {
+  private parts = 0;
+  private readonly turtle: FileHandle;
+  private readonly jsonld: FileHandle;
+  private constructor(turtle: FileHandle, jsonld: FileHandle) {
+    this.turtle = turtle;
+    this.jsonld = jsonld;
+  }
+
+  static async open(turtlePath: string, jsonldPath: string): Promise<DescriptionWriter> {
+    const writer = new DescriptionWriter(await open(turtlePath, 'w'), await open(jsonldPath, 'w'));
+    await writer.turtle.write(await toTurtle([]));
+    const context = JSON.stringify({ ...NS }, null, 2).replaceAll('\n', '\n  ');
+    await writer.jsonld.write(`{\n  "@context": ${context},\n  "@graph": [\n`);
+    return writer;
+  }
+
+  async write(part: DescriptionPart): Promise<void> {
+    await this.turtle.write(part.turtle);
+    if (part.jsonld !== '') await this.jsonld.write(`${this.parts++ > 0 ? ',\n' : ''}${part.jsonld}`);
+  }
+
+  async close(): Promise<void> {
+    await this.jsonld.write('\n  ]\n}\n');
+    await Promise.all([this.turtle.close(), this.jsonld.close()]);
+  }
+}
+
+/** The quads as JSON-LD node objects: one per subject in the order of the quads, full IRIs as `@id`s. */
+function jsonLdNodes(quads: readonly Quad[]): Record<string, unknown>[] {
+  const nodes = new Map<string, Record<string, unknown>>();
+  const id = (term: Quad['subject'] | Quad_Object) =>
+    term.termType === 'BlankNode' ? `_:${term.value}` : term.value;
+  const compact = (iri: string) => {
+    for (const [prefix, ns] of Object.entries(NS))
+      if (iri.startsWith(ns) && /^[A-Za-z_][\w-]*$/.test(iri.slice(ns.length)))
+        return `${prefix}:${iri.slice(ns.length)}`;
+    return iri;
+  };
+  const value = (o: Quad_Object): unknown => {
+    if (o.termType !== 'Literal') return { '@id': id(o) };
+    if (o.language) return { '@value': o.value, '@language': o.language };
+    if (o.datatype.value === `${NS.xsd}string`) return o.value;
+    return { '@value': o.value, '@type': compact(o.datatype.value) };
+  };
+  for (const q of quads) {
+    const key = id(q.subject);
+    const node = nodes.get(key) ?? { '@id': key };
+    nodes.set(key, node);
+    const isType = q.predicate.value === `${NS.rdf}type`;
+    const property = isType ? '@type' : compact(q.predicate.value);
+    const object = isType ? compact(q.object.value) : value(q.object);
+    const had = node[property];
+    if (had === undefined) node[property] = object;
+    else if (Array.isArray(had)) had.push(object);
+    else node[property] = [had, object];
+  }
+  return [...nodes.values()];
 }

@@ -1,7 +1,4 @@
-import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from '../snapshot/index.ts';
-import { runExampleQuery } from './doc-queries.ts';
 import type { DataTable } from './portal-data.ts';
 
 /** Figures across all snapshots, from the small tables (documents, changes) and the example queries. */
@@ -40,53 +37,49 @@ const asTable = (columns: string[], rows: unknown[][]): DataTable => ({
 const numbers = (rows: unknown[][]): unknown[][] =>
   rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v)));
 
-/** Runs the cross-snapshot queries over the published snapshots `names` (oldest first) of `root`. */
-export async function queryHistory(
-  connection: DuckDBConnection,
-  root: string,
-  names: readonly string[],
-): Promise<History> {
-  const list = (file: string) => `[${names.map((n) => sqlString(join(root, n, file))).join(', ')}]`;
-  const documents = `read_parquet(${list('documents.parquet')})`;
-  const run = async (file: string, wrap: string) =>
-    numbers(await runExampleQuery(connection, file, root, names, wrap));
+/**
+ * The cross-snapshot figures, from the running totals `loadHistoryState` created in `connection`.
+ * Each query asks what the example query of docs/queries named beside it asks of all snapshots'
+ * Parquet (test/stats/history.test.ts checks that they agree), but over totals per document and PLD.
+ */
+export async function queryHistory(connection: DuckDBConnection): Promise<History> {
+  const rate = (part: string, whole: string) => `round(${part} / nullif(${whole}, 0), 3)`;
+  const run = async (sql: string) => numbers((await connection.runAndReadAll(sql)).getRows());
+  // change-frequency-per-document.sql
+  const perDocument = `(SELECT url, comparisons, changes, kernel, ${rate('changes', 'comparisons')} AS change_rate
+    FROM h_documents WHERE observations > 0)`;
+  // lifespan-availability.sql
+  const lifespans = `(SELECT first_seen, last_seen, ${rate('available', 'attempts')} AS availability
+    FROM h_documents WHERE attempts > 0)`;
+  // change-frequency-per-pld.sql
+  const perPld = `(SELECT pld, count(*) AS documents, sum(comparisons)::BIGINT AS comparisons,
+    sum(changes)::BIGINT AS changes, ${rate('sum(changes)', 'sum(comparisons)')} AS change_rate
+    FROM h_pld_documents GROUP BY pld)`;
   const frequency = await run(
-    'change-frequency-per-document.sql',
     `SELECT CASE WHEN change_rate = 0 THEN 'never' WHEN change_rate <= 0.1 THEN 'over 0 to 10%'
        WHEN change_rate <= 0.25 THEN 'over 10 to 25%' WHEN change_rate <= 0.5 THEN 'over 25 to 50%'
        WHEN change_rate < 1 THEN 'over 50%, <100%' ELSE 'every time' END AS bucket, count(*) AS documents, min(change_rate)
-     FROM q WHERE comparisons > 0 AND url IN (SELECT url FROM ${documents} WHERE segment = 'kernel')
-     GROUP BY 1 ORDER BY 3`,
+     FROM ${perDocument} WHERE comparisons > 0 AND kernel GROUP BY 1 ORDER BY 3`,
   );
   const availability = await run(
-    'lifespan-availability.sql',
     `SELECT CASE WHEN availability = 0 THEN 'never' WHEN availability < 0.5 THEN 'over 0, <50%'
        WHEN availability < 0.9 THEN '50% to <90%' WHEN availability < 1 THEN '90% to <100%' ELSE 'always' END,
-       count(*), min(availability) FROM q GROUP BY 1 ORDER BY 3`,
+       count(*), min(availability) FROM ${lifespans} GROUP BY 1 ORDER BY 3`,
   );
   const lifespan = await run(
-    'lifespan-availability.sql',
     `SELECT ${LIFESPAN_BUCKET}, count(*), min(d)
-     FROM (SELECT date_diff('second', first_seen, last_seen) / 86400 AS d FROM q) GROUP BY 1 ORDER BY 3`,
+     FROM (SELECT date_diff('second', first_seen, last_seen) / 86400 AS d FROM ${lifespans}) GROUP BY 1 ORDER BY 3`,
   );
   const pldQuery = (order: string) =>
     run(
-      'change-frequency-per-pld.sql',
-      `SELECT pld, documents, comparisons, changes, change_rate FROM q WHERE comparisons >= ${MIN_COMPARISONS}
+      `SELECT pld, documents, comparisons, changes, change_rate FROM ${perPld} WHERE comparisons >= ${MIN_COMPARISONS}
        ORDER BY change_rate ${order}, comparisons DESC, pld LIMIT ${TOP}`,
     );
   const documentsTop = await run(
-    'change-frequency-per-document.sql',
-    `SELECT url, comparisons, changes, change_rate FROM q WHERE changes > 0 LIMIT ${TOP}`,
+    `SELECT url, comparisons, changes, change_rate FROM ${perDocument} WHERE changes > 0
+     ORDER BY change_rate DESC NULLS LAST, url LIMIT ${TOP}`,
   );
-  const fresh = numbers(
-    (
-      await connection.runAndReadAll(
-        `SELECT first, count(*) FROM (SELECT pld, arg_min(snapshot, fetched_at) AS first FROM ${documents}
-         GROUP BY pld) GROUP BY 1`,
-      )
-    ).getRows(),
-  );
+  const fresh = await run('SELECT first_snapshot, count(*) FROM h_pld_first GROUP BY 1');
   const pldColumns = ['PLD', 'documents', 'comparisons', 'changes', 'change rate'];
   return {
     changeFrequency: asTable(

@@ -5,7 +5,8 @@ import type { SnapshotView } from './portal-data.ts';
 /** The folder of the built site that mirrors the snapshots folder when downloads are served with the site. */
 export const DOWNLOADS_DIR = 'snapshots';
 
-async function linkOrCopy(from: string, to: string): Promise<void> {
+/** A hard link of `from` at `to` (a copy across file systems). */
+export async function linkOrCopy(from: string, to: string): Promise<void> {
   try {
     await link(from, to);
   } catch (error) {

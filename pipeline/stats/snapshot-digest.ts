@@ -97,6 +97,11 @@ async function queryDigest(connection: DuckDBConnection, folder: string): Promis
   };
 }
 
+/** Where the digest of the snapshot whose manifest has this SHA-256 is cached. */
+export function digestCachePath(cacheDir: string, manifestSha256: string): string {
+  return join(cacheDir, `digest-v${DIGEST_VERSION}-${manifestSha256}.json`);
+}
+
 /**
  * The digest of one snapshot, computed once and cached under `cacheDir` by the manifest's SHA-256
  * (which pins every file): a rebuild queries only snapshots it has not seen, so its cost grows
@@ -108,7 +113,7 @@ export async function snapshotDigest(
   manifestSha256: string,
   cacheDir: string,
 ): Promise<SnapshotDigest> {
-  const cached = join(cacheDir, `digest-v${DIGEST_VERSION}-${manifestSha256}.json`);
+  const cached = digestCachePath(cacheDir, manifestSha256);
   try {
     return JSON.parse(await readFile(cached, 'utf8')) as SnapshotDigest;
   } catch {

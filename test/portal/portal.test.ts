@@ -128,17 +128,22 @@ test('charts are drawn as SVG with a text alternative and their data as a table'
   await page.close();
 });
 
-test('every download link points to a file of the stated size and checksum', async () => {
+test('every download link (the newest weekly snapshot on Downloads, each snapshot on its page) points to a file of the stated size and checksum', async () => {
   const page = await browser.context.newPage();
-  await page.goto(`${server.url}downloads/`);
-  const links = await page.$$eval('a[data-sha256]', (as) =>
-    as.map((a) => ({
-      href: (a as HTMLAnchorElement).href,
-      bytes: a.getAttribute('data-bytes'),
-      sha: a.getAttribute('data-sha256'),
-    })),
-  );
+  const found = new Map<string, { href: string; bytes: string | null; sha: string | null }>();
+  for (const path of ['downloads/', ...built.data.snapshots.map((s) => `snapshots/${s.name}/`)]) {
+    await page.goto(server.url + path);
+    const links = await page.$$eval('a[data-sha256]', (as) =>
+      as.map((a) => ({
+        href: (a as HTMLAnchorElement).href,
+        bytes: a.getAttribute('data-bytes'),
+        sha: a.getAttribute('data-sha256'),
+      })),
+    );
+    for (const l of links) found.set(l.href, l);
+  }
   await page.close();
+  const links = [...found.values()];
   const expected = built.data.snapshots.reduce((n, s) => n + s.files.length, 0);
   assert.equal(links.length, expected);
   for (const l of links) {

@@ -111,6 +111,29 @@ const LIFESPANS: ReadonlyArray<readonly [days: number, label: string]> = [
   [182, '26 weeks or more'],
 ];
 
+test('a series of more than 160 points is drawn and listed as monthly means, and the summary says so', async () => {
+  // ten years of weeks: 520 points of the value 2 on even weeks and 4 on odd ones, and one short series
+  const starts = mondays(520);
+  const points = [
+    ...starts.map((at, i) => ({ at, series: 'weekly', value: i % 2 === 0 ? 2 : 4 })),
+    { at: starts[0], series: 'once', value: 7 },
+  ];
+  const chart = await timeChart(TEXT, points, starts);
+  assert.match(chart.summary, /^A test chart\. Drawn as monthly means/);
+  assert.deepEqual(chart.table.columns, ['month (mean over its snapshots)', 'series', 'documents']);
+  const weekly = chart.table.rows.filter((r) => r[1] === 'weekly');
+  assert.equal(weekly.length, 120);
+  assert.deepEqual(weekly[0], ['2026-01', 'weekly', 3]); // four Mondays: 2 4 2 4
+  assert.deepEqual(weekly[2], ['2026-03', 'weekly', 2.8]); // five: 2 4 2 4 2
+  assert.deepEqual(
+    chart.table.rows.filter((r) => r[1] === 'once'),
+    [['2026-01', 'once', 7]],
+  );
+  const short = await timeChart(TEXT, points.slice(0, 160), starts);
+  assert.equal(short.table.rows.length, 160);
+  assert.equal(short.summary, TEXT.summary);
+});
+
 test('lifespan buckets put every lifespan under the label that describes it', async () => {
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();

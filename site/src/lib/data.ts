@@ -1,12 +1,32 @@
 // Reads the portal's data (portal.json, written by pipeline/stats) once per build.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PortalData, SnapshotView } from '../../../pipeline/stats/portal-data.ts';
+import {
+  PORTAL_DATA_FILE,
+  type PortalData,
+  RENDERED_PAGES_FILE,
+  type SnapshotView,
+} from '../../../pipeline/stats/portal-data.ts';
 
 const dir = process.env.OBSERVATORY_PORTAL_DATA ?? new URL('../data/generated', import.meta.url).pathname;
 
 /** The portal's data, as pipeline/stats wrote it. */
-export const data: PortalData = JSON.parse(readFileSync(join(dir, 'portal.json'), 'utf8'));
+export const data: PortalData = JSON.parse(readFileSync(join(dir, PORTAL_DATA_FILE), 'utf8'));
+
+/**
+ * The snapshots whose pages this build renders: those pipeline/stats/page-cache.ts did not find in
+ * its cache (every snapshot when the list is absent, as in `astro dev`).
+ */
+export const renderedSnapshots: readonly SnapshotView[] = (() => {
+  let names: string[];
+  try {
+    names = JSON.parse(readFileSync(join(dir, RENDERED_PAGES_FILE), 'utf8'));
+  } catch {
+    return data.snapshots;
+  }
+  const wanted = new Set(names);
+  return data.snapshots.filter((s) => wanted.has(s.name));
+})();
 
 /** The path the site is mounted at, ending in `/`. */
 export const base = new URL(data.baseUrl).pathname;

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type DescriptionPart,
+  DescriptionWriter,
+  describePart,
+  type Operators,
+  seriesQuads,
+  snapshotQuads,
+} from './dataset-description.ts';
+import type { SnapshotView } from './portal-data.ts';
+
+/** The code that writes a part: a cached part is reused only when it is unchanged. */
+const CODE = new URL('./dataset-description.ts', import.meta.url);
+
+/**
+ * Writes the VoID/DCAT description of `snapshots` to `turtlePath` and `jsonldPath`. Each
+ * snapshot's part is kept in `dir` under a hash of the snapshot and the base URL, so a rebuild
+ * serialises the new snapshots' parts only and copies the others; parts no longer used go.
+ */
+export async function writeDescription(
+  dir: string,
+  paths: { readonly turtle: string; readonly jsonld: string },
+  baseUrl: string,
+  snapshots: readonly SnapshotView[],
+  operators: Operators,
+): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const code = createHash('sha256')
+    .update(await readFile(CODE))
+    .digest('hex');
+  const writer = await DescriptionWriter.open(paths.turtle, paths.jsonld);
+  const used = new Set<string>();
+  try {
+    await writer.write(await describePart(seriesQuads(baseUrl, snapshots, operators)));
+    for (const s of snapshots) {
+      const key = createHash('sha256').update(code).update(baseUrl).update(JSON.stringify(s)).digest('hex');
+      const file = join(dir, `${key}.json`);
+      used.add(`${key}.json`);
+      let part: DescriptionPart;
+      try {
+        part = JSON.parse(await readFile(file, 'utf8'));
+      } catch {
+        part = await describePart(snapshotQuads(baseUrl, s));
+        await writeFile(file, JSON.stringify(part));
+      }
+      await writer.write(part);
+    }
+  } finally {
+    await writer.close();
+  }
+  for (const name of await readdir(dir)) if (!used.has(name)) await rm(join(dir, name), { force: true });
+}

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { type CatalogueEntry, retrievedRdf, sqlString } from '../snapshot/index.ts';
+
+/**
+ * The history's running totals, one table per grain, each a sum (or min, max, any) over the
+ * snapshots folded in so far, so that folding in a snapshot never needs the older ones:
+ * - per document: observations, comparisons and changes (changes.parquet), attempts, returned RDF,
+ *   first and last fetch and whether it was ever kernel (documents.parquet);
+ * - per PLD and document: comparisons and changes of the observations found in both tables;
+ * - per PLD: its first fetch and the snapshot of it.
+ */
+const TABLES = {
+  h_documents: `url VARCHAR, observations BIGINT, comparisons BIGINT, changes BIGINT, kernel BOOLEAN,
+    first_seen TIMESTAMPTZ, last_seen TIMESTAMPTZ, attempts BIGINT, available BIGINT`,
+  h_pld_documents: 'pld VARCHAR, url VARCHAR, comparisons BIGINT, changes BIGINT',
+  h_pld_first: 'pld VARCHAR, first_at TIMESTAMPTZ, first_snapshot VARCHAR',
+} as const;
+type StateTable = keyof typeof TABLES;
+
+/** How the totals of two parts combine, per table (the key columns first). */
+const COMBINE: Record<StateTable, string> = {
+  h_documents: `url, sum(observations)::BIGINT AS observations, sum(comparisons)::BIGINT AS comparisons,
+    sum(changes)::BIGINT AS changes, bool_or(kernel) AS kernel, min(first_seen) AS first_seen,
+    max(last_seen) AS last_seen, sum(attempts)::BIGINT AS attempts, sum(available)::BIGINT AS available`,
+  h_pld_documents: 'pld, url, sum(comparisons)::BIGINT AS comparisons, sum(changes)::BIGINT AS changes',
+  // ties on the instant go to the first name, so that the result does not depend on how the folds were cut
+  h_pld_first: `pld, min(first_at) AS first_at,
+    arg_min(first_snapshot, (first_at, first_snapshot)) AS first_snapshot`,
+};
+const KEYS: Record<StateTable, string> = {
+  h_documents: 'url',
+  h_pld_documents: 'pld, url',
+  h_pld_first: 'pld',
+};
+
+/** Bumped whenever the tables or their queries change, so that a cached state is rebuilt. */
+const STATE_VERSION = 1;
+/** Snapshots read per fold: bounds the SQL's length and DuckDB's memory, not the result. */
+const FOLD = 400;
+
+/** state.json: which snapshots (by name and manifest SHA-256) the cached tables sum. */
+interface StateKey {
+  readonly version: number;
+  readonly covers: ReadonlyArray<readonly [string, string]>;
+  /** Suffix of the Parquet files holding this state. */
+  readonly id: string;
+}
+
+/** The totals of the snapshots `names` of `root`, read from their documents and changes tables. */
+function foldSql(root: string, names: readonly string[]): Record<StateTable, string> {
+  const list = (file: string) =>
+    `read_parquet([${names.map((n) => sqlString(join(root, n, file))).join(', ')}])`;
+  const documents = list('documents.parquet');
+  const changes = list('changes.parquet');
+  return {
+    h_documents: `WITH c AS (SELECT url, count(*) AS observations, count(changed) AS comparisons,
+          count(*) FILTER (changed) AS changes FROM ${changes} GROUP BY url),
+        d AS (SELECT url, bool_or(segment = 'kernel') AS kernel, min(fetched_at) AS first_seen,
+          max(fetched_at) AS last_seen, count(*) AS attempts, count(*) FILTER (${retrievedRdf()}) AS available
+          FROM ${documents} GROUP BY url)
+      SELECT url, coalesce(observations, 0), coalesce(comparisons, 0), coalesce(changes, 0), coalesce(kernel, false),
+        first_seen, last_seen, coalesce(attempts, 0), coalesce(available, 0)
+      FROM c FULL JOIN d USING (url)`,
+    h_pld_documents: `SELECT d.pld, d.url, count(c.changed), count(*) FILTER (c.changed)
+      FROM ${changes} AS c JOIN ${documents} AS d USING (snapshot, url) GROUP BY ALL`,
+    h_pld_first: `SELECT pld, min(fetched_at), arg_min(snapshot, (fetched_at, snapshot)) FROM ${documents} GROUP BY pld`,
+  };
+}
+
+async function readKey(dir: string): Promise<StateKey | null> {
+  try {
+    const key = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as StateKey;
+    return key.version === STATE_VERSION ? key : null;
+  } catch {
+    return null; // no state yet (or unreadable): start from nothing
+  }
+}
+
+const stateFile = (dir: string, table: StateTable, id: string) => join(dir, `${table}-${id}.parquet`);
+
+/**
+ * Creates the history tables (h_documents, h_pld_documents, h_pld_first) in `connection` as the
+ * totals over every snapshot of `catalogue`. The totals are kept in `cacheDir/history` with the
+ * list of snapshots they cover: when every covered snapshot is still published with the same
+ * manifest, only the snapshots not covered are read and added; otherwise (one vanished or was
+ * republished) the totals are rebuilt from all. So a rebuild reads the new snapshots' Parquet only.
+ */
+export async function loadHistoryState(
+  connection: DuckDBConnection,
+  root: string,
+  catalogue: readonly CatalogueEntry[],
+  cacheDir: string,
+): Promise<void> {
+  const dir = join(cacheDir, 'history');
+  const old = await readKey(dir);
+  const published = new Map(catalogue.map((e) => [e.name, e.manifestSha256]));
+  const usable = old?.covers.every(([name, sha]) => published.get(name) === sha) ?? false;
+  const covered = new Set(usable ? old?.covers.map(([name]) => name) : []);
+  for (const [table, columns] of Object.entries(TABLES) as [StateTable, string][]) {
+    await connection.run(`CREATE OR REPLACE TEMP TABLE ${table} (${columns})`);
+    if (usable && old)
+      await connection.run(
+        `INSERT INTO ${table} SELECT * FROM read_parquet(${sqlString(stateFile(dir, table, old.id))})`,
+      );
+  }
+  const todo = catalogue.filter((e) => !covered.has(e.name)).map((e) => e.name);
+  for (let i = 0; i < todo.length; i += FOLD) {
+    const sql = foldSql(root, todo.slice(i, i + FOLD));
+    for (const table of Object.keys(TABLES) as StateTable[])
+      await connection.run(
+        `CREATE OR REPLACE TEMP TABLE ${table} AS SELECT ${COMBINE[table]}
+         FROM (FROM ${table} UNION ALL (${sql[table]})) GROUP BY ${KEYS[table]}`,
+      );
+  }
+  if (todo.length === 0 && usable) return;
+  const covers = catalogue.map((e) => [e.name, e.manifestSha256] as const);
+  const id = createHash('sha256').update(JSON.stringify(covers)).digest('hex').slice(0, 16);
+  await mkdir(dir, { recursive: true });
+  for (const table of Object.keys(TABLES) as StateTable[])
+    await connection.run(
+      `COPY (FROM ${table} ORDER BY ${KEYS[table]}) TO ${sqlString(stateFile(dir, table, id))} (FORMAT parquet)`,
+    );
+  // the key names the files only once they are all written; then the old files go
+  await writeFile(join(dir, 'state.json.tmp'), JSON.stringify({ version: STATE_VERSION, covers, id }));
+  await rename(join(dir, 'state.json.tmp'), join(dir, 'state.json'));
+  if (old && old.id !== id)
+    for (const table of Object.keys(TABLES) as StateTable[])
+      await rm(stateFile(dir, table, old.id), { force: true });
+}
