@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 /**
  * Turns body bytes into text. Precedence: a byte-order mark; the charset of the Content-Type;
  * UTF-16 recognised from a leading `<` without BOM; the XML declaration's encoding or an HTML
@@ -5,24 +7,36 @@
  * (what ISO-8859-1 labels mean on the Web, and the usual reality of undeclared legacy text).
  */
 export function decodeBody(body: Uint8Array, declaredCharset: string | null): string {
+  return decodeAs(body, bodyEncoding(body, declaredCharset));
+}
+
+/** How decodeBody decodes a body: an encoding (as TextDecoder names it), after `offset` bytes of BOM. */
+export interface BodyEncoding {
+  readonly encoding: string;
+  readonly offset: number;
+}
+
+/** Decodes a body, or a prefix of one, in the encoding bodyEncoding chose for it. */
+export function decodeAs(body: Uint8Array, { encoding, offset }: BodyEncoding): string {
+  return new TextDecoder(encoding).decode(body.subarray(offset));
+}
+
+/** The encoding decodeBody reads a body in (see there for the precedence). */
+export function bodyEncoding(body: Uint8Array, declaredCharset: string | null): BodyEncoding {
   const bom = bomEncoding(body);
-  if (bom) return new TextDecoder(bom.encoding).decode(body.subarray(bom.length));
+  if (bom) return { encoding: bom.encoding, offset: bom.length };
   const declared = declaredCharset ? decoderFor(declaredCharset) : null;
-  if (declared) return declared.decode(body);
+  if (declared) return { encoding: declared.encoding, offset: 0 };
   if (body.length >= 4 && body[0] === 0x3c && body[1] === 0 && body[2] !== 0) {
-    return new TextDecoder('utf-16le').decode(body);
+    return { encoding: 'utf-16le', offset: 0 };
   }
   if (body.length >= 4 && body[0] === 0 && body[1] === 0x3c && body[3] !== 0) {
-    return new TextDecoder('utf-16be').decode(body);
+    return { encoding: 'utf-16be', offset: 0 };
   }
   const inDocument = inDocumentCharset(body);
   const decoder = inDocument ? decoderFor(inDocument) : null;
-  if (decoder && !/^utf-16/.test(decoder.encoding)) return decoder.decode(body);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    return new TextDecoder('windows-1252').decode(body);
-  }
+  if (decoder && !/^utf-16/.test(decoder.encoding)) return { encoding: decoder.encoding, offset: 0 };
+  return { encoding: isUtf8(body) ? 'utf-8' : 'windows-1252', offset: 0 };
 }
 
 function bomEncoding(body: Uint8Array): { encoding: string; length: number } | null {

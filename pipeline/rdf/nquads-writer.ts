@@ -22,28 +22,74 @@ export function ntriplesLine(s: Statement): string {
   return `${subjectTerm(s)} <${escapeIri(s.predicate)}> ${objectTerm(s)} .`;
 }
 
+/** A predicate as written before each kind of object: `<p> `, then `<` or `"` for IRIs and literals. */
+interface PredicateOut {
+  readonly beforeBlank: string;
+  readonly beforeIri: string;
+  readonly beforeLiteral: string;
+}
+
+function predicateOut(predicate: string): PredicateOut {
+  const beforeBlank = `<${escapeIri(predicate)}> `;
+  return { beforeBlank, beforeIri: `${beforeBlank}<`, beforeLiteral: `${beforeBlank}"` };
+}
+
 /**
  * One document's statements as N-Quads text, every line in graph `graph` (the document URL).
  * Simple literals are written without `^^xsd:string`, as canonical N-Quads has them.
+ * The bytes are those of `${subject} ${predicate} ${objectTerm} <graph> .` per line (ntriplesLine
+ * plus the graph). The escaped subject is kept while it repeats, each predicate is escaped once,
+ * and what follows an object is cached per kind of object, language and datatype: a line is a
+ * few concatenations and one escape.
  */
 export function serializeNQuads(statements: readonly Statement[], graph: string): string {
   const tail = ` <${escapeIri(graph)}> .\n`;
-  // consecutive statements mostly share their subject and often their predicate
-  let subject = '';
+  const iriTail = `>${tail}`;
+  const simpleTail = `"${tail}`;
+  const predicates = new Map<string, PredicateOut>();
+  // null: nothing cached yet (an empty string is a value)
+  let subject: string | null = null;
   let subjectOut = '';
-  let predicate = '';
-  let predicateOut = '';
+  let predicate: string | null = null;
+  let before: PredicateOut = predicateOut('');
+  let lang: string | null = null;
+  let langTail = '';
+  let datatype: string | null = null;
+  let datatypeTail = '';
   let out = '';
   for (const s of statements) {
     if (s.subject !== subject) {
       subject = s.subject;
-      subjectOut = subjectTerm(s);
+      subjectOut = `${subjectTerm(s)} `;
     }
     if (s.predicate !== predicate) {
       predicate = s.predicate;
-      predicateOut = `<${escapeIri(predicate)}>`;
+      let known = predicates.get(predicate);
+      if (known === undefined) {
+        known = predicateOut(predicate);
+        predicates.set(predicate, known);
+      }
+      before = known;
     }
-    out += `${subjectOut} ${predicateOut} ${objectTerm(s)}${tail}`;
+    if (s.objectKind === 'iri') out += subjectOut + before.beforeIri + escapeIri(s.object) + iriTail;
+    else if (s.objectKind === 'bnode') out += subjectOut + before.beforeBlank + s.object + tail;
+    else {
+      let after = simpleTail;
+      if (s.lang !== null) {
+        if (s.lang !== lang) {
+          lang = s.lang;
+          langTail = `"@${lang}${tail}`;
+        }
+        after = langTail;
+      } else if (s.datatype !== null && s.datatype !== XSD_STRING) {
+        if (s.datatype !== datatype) {
+          datatype = s.datatype;
+          datatypeTail = `"^^<${escapeIri(datatype)}>${tail}`;
+        }
+        after = datatypeTail;
+      }
+      out += subjectOut + before.beforeLiteral + escapeLiteral(s.object) + after;
+    }
   }
   return out;
 }

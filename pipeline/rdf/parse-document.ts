@@ -1,8 +1,8 @@
 import { CRAWL_DEFAULTS, type ParseResult, type RdfFormat, type Statement } from '../core/index.ts';
-import { decodeBody } from './decode-body.ts';
+import { type BodyEncoding, bodyEncoding, decodeAs } from './decode-body.ts';
 import { formatForMediaType, parseContentType } from './media-type.ts';
 import { publishesRdfa } from './rdfa-rule.ts';
-import { sniffFormats } from './sniff.ts';
+import { SNIFF_CHARS, sniffFormats } from './sniff.ts';
 import { createStatementBuilder } from './statement-builder.ts';
 import type { ContextLoader } from './syntax-parser.ts';
 import { SYNTAX_PARSERS } from './syntax-parsers.ts';
@@ -43,14 +43,23 @@ interface Attempt {
 export async function parseDocument(input: DocumentInput): Promise<ParseResult> {
   const { mediaType, charset } = parseContentType(input.contentType);
   const declared = formatForMediaType(mediaType);
-  const text = decodeBody(input.body, charset);
-  const sniffed = sniffFormats(text);
+  const encoding = bodyEncoding(input.body, charset);
+  let text: string | null = null;
+  const decoded = () => {
+    text ??= decodeAs(input.body, encoding);
+    return text;
+  };
+  const sniffed = sniffFormats(head(input.body, encoding) ?? decoded());
   const candidates = declared ? [declared, ...sniffed.filter((f) => f !== declared)] : sniffed;
   const failures: Attempt[] = [];
   for (const format of candidates) {
     const builder = createStatementBuilder(input.documentUrl);
     const error = await SYNTAX_PARSERS[format]({
-      text,
+      get text() {
+        return decoded();
+      },
+      body: input.body,
+      encoding,
       baseIri: input.documentUrl,
       builder,
       loadContext: input.loadContext,
@@ -91,6 +100,20 @@ export async function parseDocument(input: DocumentInput): Promise<ParseResult> 
     error: 'not_rdf',
     errorMessage: notRdfMessage(mediaType, candidates),
   };
+}
+
+/** Bytes decoded for sniffing: enough for SNIFF_CHARS characters in any encoding the Web uses. */
+const HEAD_BYTES = 8 * SNIFF_CHARS;
+
+/**
+ * The start of the text, for sniffing, without decoding a large body whole: decoding is sequential,
+ * so a prefix of the bytes gives a prefix of the text up to the last few characters, which may be
+ * cut. Null when the prefix does not hold SNIFF_CHARS whole characters (then decode it all).
+ */
+function head(body: Uint8Array, encoding: BodyEncoding): string | null {
+  if (body.length <= encoding.offset + HEAD_BYTES) return null;
+  const text = decodeAs(body.subarray(0, encoding.offset + HEAD_BYTES), encoding);
+  return text.length >= SNIFF_CHARS + 8 ? text : null;
 }
 
 function notRdfMessage(mediaType: string | null, tried: readonly RdfFormat[]): string {

@@ -1,7 +1,7 @@
 import type { RdfFormat } from '../core/index.ts';
 
-/** How far into a document the sniffer looks. */
-const HEAD_CHARS = 4096;
+/** How far into a document the sniffer looks, in characters. */
+export const SNIFF_CHARS = 4096;
 const RDF_NAMESPACE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 /** Markup starts with `<?`, `<!` or an element name (possibly prefixed) then space, `/` or `>`. */
 const MARKUP_START = /^<(?:[?!]|[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?[\s/>])/;
@@ -25,7 +25,7 @@ const NQUADS_LINE = new RegExp(
  * - anything else: Turtle, TriG, N3 (each a superset of the one before, nearly).
  */
 export function sniffFormats(text: string): RdfFormat[] {
-  const head = text.slice(0, HEAD_CHARS).trimStart();
+  const head = text.slice(0, SNIFF_CHARS).trimStart();
   if (MARKUP_START.test(head)) return markupFormats(head);
   if (head.startsWith('{')) return ['jsonld', 'trig', 'n3'];
   if (head.startsWith('[')) return ['jsonld', 'turtle', 'trig', 'n3'];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Statement } from '../core/index.ts';
+import type { ObjectKind, Statement } from '../core/index.ts';
 import {
   RDF_DIR_LANG_STRING,
   RDF_LANG_STRING,
@@ -30,6 +30,22 @@ export interface StatementBuilder {
   addPrefixed(quad: RdfJsQuad): void;
   /** Adds a quad (relabelling) unless it sits in a named graph; N3 formulas are quoted, not asserted. */
   addDefaultGraphOnly(quad: RdfJsQuad): void;
+  /**
+   * Adds a statement from terms that are already valid, without RDF/JS term objects: IRIs with a
+   * scheme, blank nodes as final `_:` labels. `language` is the tag as written ('' for none),
+   * `datatype` the IRI as written ('' for a simple literal); both are ignored unless the object
+   * is a literal.
+   */
+  addTerms(
+    subject: string,
+    predicate: string,
+    object: string,
+    objectKind: ObjectKind,
+    language: string,
+    datatype: string,
+  ): void;
+  /** Drops every statement added so far: a reader that gave up hands the document to another. */
+  discard(): void;
 }
 
 /** The blank-node label prefix of a document: `b` plus 8 hex digits of SHA-256 of its URL, `_`. */
@@ -97,6 +113,29 @@ export function createStatementBuilder(documentUrl: string): StatementBuilder {
   };
   const keep = (value: string): string => `_:${value}`;
 
+  const addTerms: StatementBuilder['addTerms'] = (subject, p, object, objectKind, language, given) => {
+    if (subject === lastSubject) subject = lastSubject;
+    else lastSubject = subject;
+    const predicate = shared(p);
+    if (objectKind !== 'literal') {
+      statements.push({ subject, predicate, object, objectKind, datatype: null, lang: null });
+      return;
+    }
+    if (language) {
+      if (language !== lastLang) {
+        lastLang = language;
+        lastLangNormalised = normaliseLanguage(language);
+      }
+      const lang = lastLangNormalised;
+      const datatype = lang === null ? XSD_STRING : RDF_LANG_STRING;
+      statements.push({ subject, predicate, object, objectKind, datatype, lang });
+      return;
+    }
+    const datatype =
+      !given || given === RDF_DIR_LANG_STRING || given === RDF_LANG_STRING ? XSD_STRING : shared(given);
+    statements.push({ subject, predicate, object, objectKind, datatype, lang: null });
+  };
+
   // n3 resolves every IRI against the base, so the prefixed path (n3's) skips the scheme check
   const adder = (blank: (value: string) => string, checked: boolean) => {
     const resource = (term: RdfJsTerm): string | null => {
@@ -105,38 +144,22 @@ export function createStatementBuilder(documentUrl: string): StatementBuilder {
       return null;
     };
     return (quad: RdfJsQuad): void => {
-      let subject = resource(quad.subject);
+      const subject = resource(quad.subject);
       const p = quad.predicate;
       // generalised RDF (literal subjects, blank-node predicates), variables, triple terms and IRIs
       // without a scheme have no place in a Statement: they are dropped, the rest is kept
       if (subject === null || p.termType !== 'NamedNode' || (checked && !hasScheme(p.value))) return;
-      if (subject === lastSubject) subject = lastSubject;
-      else lastSubject = subject;
-      const predicate = shared(p.value);
       const o = quad.object;
       if (o.termType === 'Literal') {
-        const language = o.language;
-        if (language) {
-          if (language !== lastLang) {
-            lastLang = language;
-            lastLangNormalised = normaliseLanguage(language);
-          }
-          const lang = lastLangNormalised;
-          const datatype = lang === null ? XSD_STRING : RDF_LANG_STRING;
-          statements.push({ subject, predicate, object: o.value, objectKind: 'literal', datatype, lang });
-          return;
-        }
-        const given = o.datatype?.value;
-        if (checked && given && !hasScheme(given)) return;
-        const datatype =
-          !given || given === RDF_DIR_LANG_STRING || given === RDF_LANG_STRING ? XSD_STRING : shared(given);
-        statements.push({ subject, predicate, object: o.value, objectKind: 'literal', datatype, lang: null });
+        const language = o.language ?? '';
+        const given = o.datatype?.value ?? '';
+        if (checked && !language && given && !hasScheme(given)) return;
+        addTerms(subject, p.value, o.value, 'literal', language, given);
         return;
       }
       const object = resource(o);
       if (object === null) return;
-      const objectKind = o.termType === 'NamedNode' ? 'iri' : 'bnode';
-      statements.push({ subject, predicate, object, objectKind, datatype: null, lang: null });
+      addTerms(subject, p.value, object, o.termType === 'NamedNode' ? 'iri' : 'bnode', '', '');
     };
   };
 
@@ -148,6 +171,10 @@ export function createStatementBuilder(documentUrl: string): StatementBuilder {
     addPrefixed: adder(keep, false),
     addDefaultGraphOnly(quad) {
       if (quad.graph.termType === 'DefaultGraph') add(quad);
+    },
+    addTerms,
+    discard() {
+      statements.length = 0;
     },
   };
 }

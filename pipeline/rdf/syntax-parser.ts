@@ -1,3 +1,4 @@
+import type { BodyEncoding } from './decode-body.ts';
 import type { StatementBuilder } from './statement-builder.ts';
 
 /**
@@ -14,7 +15,11 @@ export interface Refusal {
 
 /** What one syntax's adapter needs besides the text. */
 export interface SyntaxInput {
+  /** The decoded body (decoded on first read: a reader of the bytes may never need it). */
   readonly text: string;
+  /** The body's bytes and the encoding `text` is decoded from. */
+  readonly body: Uint8Array;
+  readonly encoding: BodyEncoding;
   /** Base IRI: the document's final URL. */
   readonly baseIri: string;
   readonly builder: StatementBuilder;

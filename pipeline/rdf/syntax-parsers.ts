@@ -1,5 +1,6 @@
 import type { RdfFormat } from '../core/index.ts';
 import { parseJsonLd } from './parse-jsonld.ts';
+import { lineFormatParser } from './parse-line-formats.ts';
 import { n3FamilyParser } from './parse-n3-family.ts';
 import { parseRdfa } from './parse-rdfa.ts';
 import { parseRdfXml } from './parse-rdfxml.ts';
@@ -9,8 +10,8 @@ import type { SyntaxParser } from './syntax-parser.ts';
 export const SYNTAX_PARSERS: Readonly<Record<RdfFormat, SyntaxParser>> = {
   rdfxml: parseRdfXml,
   turtle: n3FamilyParser('Turtle'),
-  ntriples: n3FamilyParser('N-Triples'),
-  nquads: n3FamilyParser('N-Quads'),
+  ntriples: lineFormatParser('N-Triples'),
+  nquads: lineFormatParser('N-Quads'),
   trig: n3FamilyParser('TriG'),
   n3: n3FamilyParser('N3'),
   jsonld: parseJsonLd,
