@@ -132,7 +132,9 @@ export async function canonicalGraph(input: readonly Statement[]): Promise<Canon
   if (!statements.some((s) => isBlank(s.subject) || s.objectKind === 'bnode')) {
     return { method: 'exact', lines: relabel(statements, (b) => b) };
   }
-  const rdfc = await rdfcLabels(statements);
+  // RDFC-1.0 labels a blank node from the statements that mention blank nodes only, so the others
+  // (most of a large document) are left out of its dataset, which holds several objects per quad
+  const rdfc = await rdfcLabels(statements.filter((s) => isBlank(s.subject) || s.objectKind === 'bnode'));
   if (rdfc) return { method: 'rdfc1', lines: relabel(statements, (b) => `_:${rdfc.get(b.slice(2))}`) };
   const fallback = neighbourhoodLabels(statements);
   return { method: 'fallback', lines: relabel(statements, (b) => fallback.get(b)!) };

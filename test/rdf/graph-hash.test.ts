@@ -80,3 +80,22 @@ test('diffStatements: relabelling is no change; added and removed triples are li
     '<http://ex.org/s> <http://ex.org/n> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .',
   ]);
 });
+
+test('graphHash: published values are pinned (blank-node and other statements mixed)', async () => {
+  // values from before RDFC-1.0 was given only the statements that mention blank nodes
+  const mixed = [
+    ...graph,
+    link(S, P, 'http://ex.org/o'),
+    link('http://ex.org/o', P, S),
+    literal(S, 'http://ex.org/name', 'S'),
+  ];
+  const rings = [...ring(4, 'r'), link(S, P, '_:r0'), link('_:x', P, '_:x'), link(S, P, S)];
+  assert.equal(
+    await graphHash(mixed),
+    'rdfc1:60c9fcfb1175c8da7eb749a74344ca45f996e43da75feb39a1fcbb21be6aac1b',
+  );
+  assert.equal(
+    await graphHash(rings),
+    'rdfc1:9ab6167a656ab640c0883326bf5cf5fa8470e4610b74c62fe6503dd7331ef683',
+  );
+});
