@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   createReadStream,
+  createWriteStream,
   existsSync,
   fdatasyncSync,
   ftruncateSync,
@@ -10,6 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { CrawledDocument, DocumentRecord, Logger, ObjectKind, Statement } from '../core/index.ts';
 import { makeDirectory, quoteInput } from '../core/index.ts';
 import type { RoundUrl } from './frontier.ts';
@@ -69,9 +72,25 @@ function unpack(p: PackedStatement): Statement {
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 const escapeSeparator = (c: string) => (c === '\u2028' ? '\\u2028' : '\\u2029');
 
-function encode(line: JournalLine): string {
-  const json = JSON.stringify(line.t === 'doc' ? { ...line, statements: line.statements.map(pack) } : line);
+function encode(line: JournalLine, replacer?: (key: string, value: unknown) => unknown): string {
+  const json = JSON.stringify(
+    line.t === 'doc' ? { ...line, statements: line.statements.map(pack) } : line,
+    replacer,
+  );
   return `${json.replace(LINE_SEPARATORS, escapeSeparator)}\n`;
+}
+
+/**
+ * Lone surrogates (possible in JS strings, impossible in UTF-8) as U+FFFD, in values and keys: what
+ * DuckDB stored for them when the publisher appended values itself, and DuckDB's JSON reader
+ * refuses the \udXXX escapes JSON.stringify would write for them.
+ */
+function wellFormed(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed();
+  if (!isObject(value) || Array.isArray(value)) return value;
+  return Object.keys(value).every((k) => k.isWellFormed())
+    ? value
+    : Object.fromEntries(Object.entries(value).map(([k, v]) => [k.toWellFormed(), v]));
 }
 
 /** A journal line that could not be read, and what it held as far as its text still tells. */
@@ -252,23 +271,37 @@ async function* fileLines(file: string): AsyncGenerator<string> {
   }
 }
 
+/** Documents read from a crawl journal file, which the publisher reads in place rather than through JS. */
+export interface JournalDocuments extends AsyncIterable<CrawledDocument> {
+  readonly journal: { readonly file: string; readonly logger?: Logger };
+}
+
 /**
  * Streams the finished fetches of a journal in the order they finished (what the publisher reads).
  * Damaged lines are skipped; at the end, the documents they held that no later line fetched again
- * are reported as missing.
+ * are reported as missing. The result also names the journal file, so that publishing reads it in
+ * place (see pipeline/snapshot/journal-input.ts).
  */
-export async function* readJournalDocuments(
-  dir: string,
+export function readJournalDocuments(dir: string, options: { logger?: Logger } = {}): JournalDocuments {
+  const file = join(dir, JOURNAL_FILE);
+  return {
+    journal: { file, logger: options.logger },
+    [Symbol.asyncIterator]: () => readJournalFile(file, options),
+  };
+}
+
+/** readJournalDocuments over a journal file of any name. */
+export async function* readJournalFile(
+  file: string,
   options: { logger?: Logger } = {},
 ): AsyncGenerator<CrawledDocument> {
-  const file = join(dir, JOURNAL_FILE);
   const damaged: JournalDamage[] = [];
   const lostUrls = new Set<string>();
   let n = 0;
   for await (const text of fileLines(file)) {
     n++;
     // round lines are many and large; only document lines matter here
-    if (text.startsWith('{"t":"round"') || text === '{"t":"end"}') continue;
+    if (text.startsWith(ROUND_PREFIX) || text === END_LINE) continue;
     const line = decode(text);
     if (line?.t === 'doc') {
       lostUrls.delete(line.record.url);
@@ -292,4 +325,83 @@ export async function* readJournalDocuments(
           .join(', ')}${lost.length > 5 ? ', ...' : ''}`,
     options.logger,
   );
+}
+
+const DOC_PREFIX = '{"t":"doc"';
+const ROUND_PREFIX = '{"t":"round"';
+const END_LINE = '{"t":"end"}';
+
+/**
+ * Writes documents as the document lines of a journal (depth 0: the publisher does not read it),
+ * with lone surrogates as U+FFFD (see wellFormed). Returns when the file is written and closed.
+ */
+export async function writeJournalDocuments(
+  file: string,
+  documents: AsyncIterable<CrawledDocument>,
+): Promise<void> {
+  async function* lines(): AsyncGenerator<string> {
+    for await (const doc of documents) yield encode({ t: 'doc', depth: 0, ...doc }, wellFormed);
+  }
+  await pipeline(lines(), createWriteStream(file));
+}
+
+/** What one pass over a journal's bytes found, parsing nothing. */
+export interface JournalScan {
+  /** Lines that start like a document line. */
+  readonly docLines: number;
+  /**
+   * Every line starts like a line this module writes and the file ends with a complete line: the
+   * lines a JSON reader finds are the journal's lines, and counting document rows tells whether
+   * any was damaged.
+   */
+  readonly regular: boolean;
+  /** Bytes of the longest line, without its \n. */
+  readonly longestLine: number;
+  /** Sum modulo 2^256 of the SHA-256 of every document line's bytes: independent of line order. */
+  readonly lineHashSum: bigint;
+}
+
+const HASH_MODULUS = 1n << 256n;
+const NEWLINE = 0x0a;
+
+/** Reads a journal file once, as bytes: counts and hashes its document lines and checks its shape. */
+export async function scanJournal(file: string): Promise<JournalScan> {
+  const known = [DOC_PREFIX, ROUND_PREFIX, END_LINE].map((p) => Buffer.from(p));
+  let docLines = 0;
+  let regular = true;
+  let longestLine = 0;
+  let lineHashSum = 0n;
+  // the line in progress: its length, its first bytes (to classify it at its end) and its hash
+  let length = 0;
+  let head = Buffer.alloc(0);
+  let hash = createHash('sha256');
+  const startsWith = (prefix: Buffer) => head.subarray(0, prefix.length).equals(prefix);
+  const endLine = () => {
+    if (startsWith(known[0])) {
+      docLines++;
+      lineHashSum = (lineHashSum + BigInt(`0x${hash.digest('hex')}`)) % HASH_MODULUS;
+    } else if (!known.some(startsWith)) {
+      regular = false;
+    }
+    longestLine = Math.max(longestLine, length);
+    length = 0;
+    head = Buffer.alloc(0);
+    hash = createHash('sha256');
+  };
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 22 }) as AsyncIterable<Buffer>) {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(NEWLINE, start);
+      const end = nl === -1 ? chunk.length : nl;
+      const piece = chunk.subarray(start, end);
+      if (head.length < 16) head = Buffer.concat([head, piece.subarray(0, 16 - head.length)]);
+      hash.update(piece);
+      length += piece.length;
+      if (nl === -1) break;
+      endLine();
+      start = nl + 1;
+    }
+  }
+  if (length > 0) regular = false;
+  return { docLines, regular, longestLine, lineHashSum };
 }

@@ -49,6 +49,12 @@ function parseMemoryLimit(text: string, what = MEMORY_LIMIT_VARIABLE): string {
   return `${match[1]}${match[2]}`;
 }
 
+/** Bytes of a memory size as parseMemoryLimit returns it (`512MB`: 512e6). */
+export function memoryBytes(limit: string): number {
+  const match = /^(\d+(?:\.\d+)?)(\w+)$/.exec(limit)!;
+  return Number(match[1]) * memoryUnit(match[2]);
+}
+
 function memoryUnit(unit: string): number {
   const u = unit.toLowerCase();
   const power = 'kmgt'.indexOf(u[0]) + 1;

@@ -26,9 +26,8 @@ function tableQuery(table: TableName, snapshot: ExportedSnapshot): string {
           CAST(headers_json::JSON AS MAP(VARCHAR, VARCHAR)) AS headers, redirects
         FROM stage_documents d LEFT JOIN graph_statements g ON g.graph = d.final_url ORDER BY url`;
     case 'quads':
-      // a graph is a set: a triple repeated in a document is one row
-      return `SELECT ${head}, * FROM (SELECT DISTINCT graph, subject, predicate, object,
-          object_kind, datatype, lang FROM stage_quads)
+      // staging merged the triples repeated in a document (see stageJournal)
+      return `SELECT ${head}, graph, subject, predicate, object, object_kind, datatype, lang FROM stage_quads
         ORDER BY graph, subject, predicate, object, object_kind, datatype NULLS FIRST, lang NULLS FIRST`;
     case 'redirects':
       return `SELECT ${head}, url, hop, from_url, to_url, status, epoch_ms(at_ms) AS at

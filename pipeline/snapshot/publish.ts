@@ -13,6 +13,7 @@ import { addToCatalogue, type CatalogueEntry, listSnapshots } from './catalogue.
 import { detectChanges } from './change-detection.ts';
 import { openDuckDb } from './duckdb-session.ts';
 import { fsyncPath, hashFile, ioError, isStorageFailure } from './durable-fs.ts';
+import { journalInput } from './journal-input.ts';
 import { formatChecksums, type ManifestFile, readManifest, type SnapshotManifest } from './manifest.ts';
 import { exportNquads } from './nquads-export.ts';
 import { countGraphStatements, EXPORT_ORDER, exportTable } from './parquet-export.ts';
@@ -122,13 +123,49 @@ async function catalogueEntry(
   };
 }
 
+/**
+ * Logs each phase's duration as it ends (`publish phase`, with `phase` and `ms`), so that an
+ * operator sees where a long publish is and the publish benchmark can say where the time goes.
+ */
+function phaseTimer(log: Logger, snapshot: string): (phase: string) => void {
+  let last = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    log.info({ snapshot, phase, ms: Math.round(now - last) }, 'publish phase');
+    last = now;
+  };
+}
+
+/** What a publish writes in its scratch folder (removed before and after it). */
+interface ScratchFiles {
+  /** The snapshot folder being built, renamed into place when complete. */
+  readonly work: string;
+  readonly database: string;
+  /** The documents in the journal's format, when they do not come from a crawl journal. */
+  readonly input: string;
+  /** The readable documents of a journal with damaged lines (see stageCrawl). */
+  readonly cleanInput: string;
+  /** data.nq before it is gzipped. */
+  readonly nquadsText: string;
+}
+
+function scratchFiles(dir: string): ScratchFiles {
+  return {
+    work: join(dir, 'publish'),
+    database: join(dir, 'publish.duckdb'),
+    input: join(dir, 'publish-input.ndjson'),
+    cleanInput: join(dir, 'publish-clean.ndjson'),
+    nquadsText: join(dir, 'publish-data.nq'),
+  };
+}
+
 /** Writes every file of the snapshot into `work`, fsynced, and returns its manifest. */
 async function buildFolder(
   options: PublishOptions,
-  work: string,
-  database: string,
+  scratch: ScratchFiles,
   root: string,
 ): Promise<{ manifest: SnapshotManifest } | { fingerprint: string }> {
+  const { work, database } = scratch;
   const log = options.log ?? silentLogger;
   // spills go next to the database, in the publish's scratch folder: same disk, removed with it;
   // every export that needs an order says ORDER BY, so DuckDB may reorder everything else
@@ -139,6 +176,7 @@ async function buildFolder(
   });
   try {
     const { connection } = session;
+    const phase = phaseTimer(log, options.name);
     // a schedule derived from change verdicts follows from the rest of the input; a given one is input
     const given = typeof options.schedule === 'function' ? null : (options.schedule ?? []);
     const header = JSON.stringify([
@@ -149,7 +187,9 @@ async function buildFolder(
       options.config,
       given,
     ]);
-    const staged = await stageCrawl(connection, options.documents(), header);
+    const input = await journalInput(options.documents(), scratch.input);
+    const staged = await stageCrawl(connection, input, header, scratch.cleanInput);
+    phase('staging');
     log.info({ snapshot: options.name, documents: staged.documents }, 'crawl staged for publishing');
     if (staged.orphaned > 0) {
       log.warn(
@@ -174,6 +214,7 @@ async function buildFolder(
     } else {
       await stageSchedule(connection, given ?? []);
     }
+    phase('change detection');
 
     const files: ManifestFile[] = [];
     const rows = {} as Record<TableName, number>;
@@ -183,13 +224,16 @@ async function buildFolder(
       paths[table] = join(work, parquetFileName(table));
       rows[table] = await exportTable(connection, table, paths[table], exported);
       if (table === 'quads') await countGraphStatements(connection, paths.quads);
+      phase(`${table}.parquet`);
     }
     for (const table of TABLE_NAMES) {
       files.push({ name: parquetFileName(table), ...(await hashFile(paths[table])), rows: rows[table] });
     }
-    await exportNquads(connection, paths.quads, join(work, NQUADS_FILE));
+    await exportNquads(connection, paths.quads, join(work, NQUADS_FILE), scratch.nquadsText);
     files.unshift({ name: NQUADS_FILE, ...(await hashFile(join(work, NQUADS_FILE))), rows: rows.quads });
+    phase('data.nq.gz');
     const stats = await computeStats(connection, paths);
+    phase('stats');
     const manifest: SnapshotManifest = {
       schemaVersion: SNAPSHOT_SCHEMA_VERSION,
       name: options.name,
@@ -221,6 +265,7 @@ async function buildFolder(
       await fsyncPath(join(work, name));
     }
     await fsyncPath(work);
+    phase('checksums and fsync');
     return { manifest };
   } finally {
     session.close();
@@ -238,21 +283,21 @@ async function buildFolder(
 export async function publishSnapshot(options: PublishOptions): Promise<PublishedSnapshot> {
   validate(options);
   const root = resolve(options.root);
-  const scratch = join(root, INCOMPLETE_DIR, options.name);
-  const work = join(scratch, 'publish');
-  const database = join(scratch, 'publish.duckdb');
+  const dir = join(root, INCOMPLETE_DIR, options.name);
+  const scratch = scratchFiles(dir);
+  const { work, database } = scratch;
   const folder = join(root, options.name);
-  makeDirectory(scratch, 'the publish folder');
+  makeDirectory(dir, 'the publish folder');
   const release = await acquirePidLock(join(root, INCOMPLETE_DIR, 'publish.lock'), 'another publish');
   const cleanUp = async () => {
-    for (const path of [work, database, `${database}.wal`, `${database}.tmp`]) {
+    for (const path of [...Object.values(scratch), `${database}.wal`, `${database}.tmp`]) {
       await rm(path, { recursive: true, force: true });
     }
   };
   try {
     await cleanUp();
     await mkdir(work);
-    const built = await buildFolder(options, work, database, root).catch((error: unknown) => {
+    const built = await buildFolder(options, scratch, root).catch((error: unknown) => {
       throw isStorageFailure(error) ? ioError('write the snapshot into', work, error) : error;
     });
     if ('fingerprint' in built) {
@@ -281,7 +326,7 @@ export async function publishSnapshot(options: PublishOptions): Promise<Publishe
   } finally {
     await cleanUp();
     // the crawler's journal may share this folder; remove it only when nothing else is left
-    await rmdir(scratch).catch(() => {});
+    await rmdir(dir).catch(() => {});
     await release();
   }
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { DocumentRecord, Statement } from '../../pipeline/core/index.ts';
 import { JOURNAL_FILE, openJournal, readJournalDocuments } from '../../pipeline/crawl/index.ts';
+import { scanJournal, writeJournalDocuments } from '../../pipeline/crawl/journal.ts';
 
 const record: DocumentRecord = {
   url: 'http://ex.org/a',
@@ -120,4 +121,67 @@ test('U+2028 and U+2029 are written escaped, and raw ones (older journals) are r
   const again = openJournal(dir);
   assert.equal(again.damaged.length, 0);
   again.close();
+});
+
+test('scanJournal counts and hashes document lines without parsing, in any line order', async () => {
+  const dir = tempDir();
+  const j = openJournal(dir);
+  j.append({ t: 'round', round: 0, urls: [['http://ex.org/a', 0]] });
+  j.append({ t: 'doc', depth: 0, record, statements });
+  j.append({ t: 'doc', depth: 1, record: { ...record, url: 'http://ex.org/b' }, statements: [] });
+  j.append({ t: 'end' });
+  j.close();
+  const file = join(dir, JOURNAL_FILE);
+  const scan = await scanJournal(file);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  assert.deepEqual(
+    { docLines: scan.docLines, regular: scan.regular, longestLine: scan.longestLine },
+    { docLines: 2, regular: true, longestLine: Math.max(...lines.map((l) => Buffer.byteLength(l))) },
+  );
+  const reordered = join(dir, 'reordered.ndjson');
+  writeFileSync(reordered, `${[lines[2], lines[3], lines[1], lines[0]].join('\n')}\n`);
+  assert.equal((await scanJournal(reordered)).lineHashSum, scan.lineHashSum, 'order-independent');
+  writeFileSync(reordered, `${[lines[0], lines[2], lines[3]].join('\n')}\n`);
+  assert.notEqual((await scanJournal(reordered)).lineHashSum, scan.lineHashSum, 'covers every document');
+});
+
+test('scanJournal calls a journal irregular when a line is not one this module writes, or the last is torn', async () => {
+  const dir = tempDir();
+  const file = join(dir, JOURNAL_FILE);
+  const doc = JSON.stringify({ t: 'doc', depth: 0, record, statements: [] });
+  for (const [text, regular] of [
+    [`${doc}\n{"t":"end"}\n`, true],
+    [`${doc}\n{"t":"end"}`, false],
+    [`${doc}\n${doc.slice(0, 20)}`, false],
+    [`${doc}\n\n{"t":"end"}\n`, false],
+    [`{"depth":0,"t":"doc"}\n`, false],
+    ['', true],
+  ] as const) {
+    writeFileSync(file, text);
+    assert.equal((await scanJournal(file)).regular, regular, JSON.stringify(text.slice(-30)));
+  }
+});
+
+test('readJournalDocuments names its journal file, so that a publish reads it in place', () => {
+  const dir = tempDir();
+  assert.equal(readJournalDocuments(dir).journal.file, join(dir, JOURNAL_FILE));
+});
+
+test('writeJournalDocuments writes readable document lines, lone surrogates as U+FFFD', async () => {
+  const dir = tempDir();
+  const file = join(dir, JOURNAL_FILE);
+  const lone = [{ ...statements[0], object: 'a\ud800b' }];
+  async function* documents() {
+    yield { record: { ...record, headers: { 'x-\udc00': 'v\udfff' } }, statements: lone };
+  }
+  await writeJournalDocuments(file, documents());
+  const docs = [];
+  for await (const d of readJournalDocuments(dir)) docs.push(d);
+  assert.deepEqual(docs, [
+    {
+      record: { ...record, headers: { 'x-\ufffd': 'v\ufffd' } },
+      statements: [{ ...statements[0], object: 'a\ufffdb' }],
+    },
+  ]);
+  assert.equal((await scanJournal(file)).regular, true);
 });

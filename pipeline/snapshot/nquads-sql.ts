@@ -1,0 +1,67 @@
+/**
+ * serializeNQuads (pipeline/rdf/nquads-writer.ts) as DuckDB SQL, so that DuckDB builds the lines of
+ * data.nq.gz itself instead of handing every term to JavaScript. The output is a fixed contract:
+ * test/snapshot/nquads-sql.test.ts compares it with serializeNQuads on hostile strings. Lone
+ * surrogates, which serializeNQuads turns into U+FFFD, cannot reach DuckDB: its strings are UTF-8,
+ * and staging already stored U+FFFD for them.
+ */
+
+const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
+
+/** A SQL string literal holding one character, by code point (chr avoids raw control bytes in SQL). */
+const chr = (code: number) => `chr(${code})`;
+const hex = (code: number, width: number) => code.toString(16).toUpperCase().padStart(width, '0');
+
+/** Nested replace() calls, first pair innermost (applied first). */
+function replaceChain(value: string, pairs: ReadonlyArray<readonly [string, string]>): string {
+  return pairs.reduce((inner, [from, to]) => `replace(${inner}, ${from}, ${to})`, value);
+}
+
+/** Code points of the characters escapeIri percent-encodes: U+0000-U+0020 and <>"{}|^`\ */
+const IRI_UNSAFE = [
+  ...Array.from({ length: 0x21 }, (_, i) => i),
+  ...[...'<>"{}|^`\\'].map((c) => c.charCodeAt(0)),
+];
+
+/** The rare-case tests, as RE2 classes (SQL strings take backslashes literally). */
+const IRI_RARE = `'[\\x00-\\x20<>"{}|^\`\\\\]'`;
+const LITERAL_RARE = `'["\\\\\\x00-\\x1f\\x7f]'`;
+
+const ECHAR: Readonly<Record<number, string>> = { 10: 'n', 13: 'r', 9: 't', 8: 'b', 12: 'f' };
+
+/** escapeIri as SQL over the expression `value`: percent-encodes the characters an IRIREF cannot hold. */
+export function escapeIriSql(value: string): string {
+  const chain = replaceChain(
+    value,
+    IRI_UNSAFE.map((code) => [chr(code), `'%${hex(code, 2)}'`] as const),
+  );
+  return `(CASE WHEN regexp_matches(${value}, ${IRI_RARE}) THEN ${chain} ELSE ${value} END)`;
+}
+
+/**
+ * escapeLiteral as SQL: backslash first (the escapes after it bring their own backslashes), then the
+ * quote, then control characters as ECHAR or \uXXXX.
+ */
+export function escapeLiteralSql(value: string): string {
+  const controls = [...Array.from({ length: 0x20 }, (_, i) => i), 0x7f];
+  const chain = replaceChain(value, [
+    [chr(0x5c), `'\\\\'`],
+    [chr(0x22), `'\\"'`],
+    ...controls.map((code) => [chr(code), `'\\${ECHAR[code] ?? `u${hex(code, 4)}`}'`] as const),
+  ]);
+  return `(CASE WHEN regexp_matches(${value}, ${LITERAL_RARE}) THEN ${chain} ELSE ${value} END)`;
+}
+
+/**
+ * SQL for one N-Quads line without its final newline, from the quads columns graph, subject,
+ * predicate, object, object_kind, datatype and lang: the line serializeNQuads writes for it.
+ */
+export function nquadsLineSql(): string {
+  const subject = `CASE WHEN starts_with(subject, '_') THEN subject ELSE '<' || ${escapeIriSql('subject')} || '>' END`;
+  const literal = `'"' || ${escapeLiteralSql('object')} || '"' || CASE WHEN lang IS NOT NULL THEN '@' || lang
+      WHEN datatype IS NULL OR datatype = '${XSD_STRING}' THEN ''
+      ELSE '^^<' || ${escapeIriSql('datatype')} || '>' END`;
+  const object = `CASE object_kind WHEN 'iri' THEN '<' || ${escapeIriSql('object')} || '>'
+      WHEN 'bnode' THEN object ELSE ${literal} END`;
+  return `${subject} || ' <' || ${escapeIriSql('predicate')} || '> ' || ${object} || ' <' || ${escapeIriSql('graph')} || '> .'`;
+}

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import type { CrawledDocument, Logger } from '../../pipeline/core/index.ts';
+import { JOURNAL_FILE, openJournal, readJournalDocuments } from '../../pipeline/crawl/index.ts';
+import { type PublishOptions, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { readRows } from './read-rows.ts';
+import { publishWeek, source, WEEK1, week1 } from './sample-crawl.ts';
+
+/**
+ * The publisher reads a crawl's journal in place with DuckDB; other documents are written as a
+ * journal first. These tests hold both to the same output, and a damaged journal to what the JS
+ * reader always did: damaged lines skipped and reported with their URL, the rest published.
+ */
+const dirs: string[] = [];
+after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function tempDir(label: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `journal-publish-${label}-`));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A crawl journal of `docs`, as the crawler writes it. */
+async function journalOf(docs: readonly CrawledDocument[]): Promise<string> {
+  const dir = await tempDir('crawl');
+  const journal = openJournal(dir);
+  journal.append({ t: 'round', round: 0, urls: docs.map((d) => [d.record.url, 0] as const) });
+  for (const doc of docs) journal.append({ t: 'doc', depth: 0, ...doc });
+  journal.append({ t: 'end' });
+  journal.close();
+  return dir;
+}
+
+/** The published rows of quads, documents and redirects, and data.nq.gz decompressed. */
+async function contents(folder: string): Promise<unknown[]> {
+  const out: unknown[] = [gunzipSync(await readFile(join(folder, 'data.nq.gz'))).toString('utf8')];
+  for (const table of ['quads', 'documents', 'redirects']) {
+    out.push(await readRows(`SELECT * FROM read_parquet('${join(folder, `${table}.parquet`)}')`));
+  }
+  return out;
+}
+
+function warnings(): { logger: Logger; seen: unknown[] } {
+  const seen: unknown[] = [];
+  const logger = { warn: (fields: unknown) => seen.push(fields), info: () => {} } as unknown as Logger;
+  return { logger, seen };
+}
+
+test('a crawl journal read in place publishes what the same documents publish through JS', async () => {
+  const dir = await journalOf(week1());
+  const fromJournal = await publishWeek(await tempDir('a'), WEEK1, () => readJournalDocuments(dir));
+  const fromDocuments = await publishWeek(await tempDir('b'), WEEK1, source(week1()));
+  assert.deepEqual(await contents(fromJournal.folder), await contents(fromDocuments.folder));
+});
+
+test('damaged lines, raw U+2028 (older journals) and a torn end: the readable documents publish, the damage is reported', async () => {
+  const docs = week1();
+  const dir = await journalOf(docs);
+  const file = join(dir, JOURNAL_FILE);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const damaged = lines.findIndex((l) => l.includes(`"url":"${docs[0].record.url}"`));
+  lines[damaged] = lines[damaged].slice(0, lines[damaged].length / 2);
+  // the code before U+2028 was escaped wrote it raw inside JSON strings
+  const other = docs[1];
+  const separated = { ...other, statements: [{ ...other.statements[0], object: 'a\u2028b' }] };
+  const rawLine = JSON.stringify({
+    t: 'doc',
+    depth: 0,
+    ...separated,
+    statements: separated.statements.map((s) => [s.subject, s.predicate, s.object, 'l', s.datatype, s.lang]),
+  });
+  const index = lines.findIndex((l) => l.includes(`"url":"${other.record.url}"`));
+  lines[index] = rawLine;
+  writeFileSync(file, lines.join('\n'));
+  appendFileSync(file, '{"t":"doc","depth":0,"rec');
+  const { logger, seen } = warnings();
+  const root = await tempDir('damaged');
+  const published = await publishWeek(root, WEEK1, () => readJournalDocuments(dir, { logger }));
+  await verifySnapshot(published.folder);
+  const urls = (
+    await readRows(`SELECT url FROM read_parquet('${join(published.folder, 'documents.parquet')}')`)
+  ).map((r) => r[0]);
+  assert.ok(!urls.includes(docs[0].record.url), 'the damaged line is left out');
+  assert.equal(urls.length, docs.length - 1);
+  const literal =
+    await readRows(`SELECT object FROM read_parquet('${join(published.folder, 'quads.parquet')}')
+    WHERE graph = '${other.record.finalUrl}' AND object LIKE 'a%b'`);
+  assert.deepEqual(literal, [['a\u2028b']]);
+  assert.equal(seen.length, 1);
+  assert.match(JSON.stringify(seen[0]), new RegExp(docs[0].record.url.replaceAll('.', '\\.')));
+  // the same damaged journal again: the same input, so a no-op
+  const again = await publishWeek(root, WEEK1, () => readJournalDocuments(dir, { logger }));
+  assert.equal(again.alreadyPublished, true);
+});
+
+test('the fingerprint covers every document, in any order', async () => {
+  const docs = week1();
+  const root = await tempDir('fingerprint');
+  const first = await publishWeek(root, WEEK1, source(docs));
+  const reordered = await publishWeek(root, WEEK1, source([...docs].reverse()));
+  assert.equal(reordered.alreadyPublished, true);
+  const changed = docs.map((d, i) => (i === 0 ? { ...d, record: { ...d.record, etag: '"other"' } } : d));
+  await assert.rejects(publishWeek(root, WEEK1, source(changed)), /from a different crawl/);
+  assert.equal(first.alreadyPublished, false);
+});
+
+test('a crawl that breaks the one-download rule is refused, nothing published', async () => {
+  const docs = week1();
+  const cases: Array<[string, CrawledDocument[], RegExp]> = [
+    ['twice', [...docs, docs[0]], /lists .* more than once/],
+    [
+      'elsewhere',
+      [
+        ...docs,
+        {
+          record: { ...docs[0].record, url: 'http://example.org/alias', downloadedBy: docs[0].record.url },
+          statements: docs[0].statements,
+        },
+      ],
+      /brings statements although another fetch downloaded its final URL/,
+    ],
+  ];
+  for (const [label, crawl, message] of cases) {
+    const root = await tempDir(label);
+    const documents: PublishOptions['documents'] = source(crawl);
+    await assert.rejects(publishWeek(root, WEEK1, documents), message, label);
+  }
+});
