@@ -124,3 +124,26 @@ for (const [text, first] of sniffing) {
     assert.equal(sniffFormats(text)[0], first);
   });
 }
+
+test('a large N-Triples body: sniffed from its head, read from its bytes, or by n3 when a line is not plain', async () => {
+  // multi-byte characters on every line, so that the sniffed head ends inside one
+  const lines = Array.from(
+    { length: 2000 },
+    (_, i) => `<http://ex.org/s${i}> <http://ex.org/p> "Grüße 日本 ${i}"@de .\n`,
+  );
+  const plain = await parse(lines.join(''), null);
+  assert.equal(plain.format, 'ntriples');
+  assert.equal(plain.statements.length, 2000);
+  assert.equal(plain.statements[1999].object, 'Grüße 日本 1999');
+  // a relative IRI at the end: n3 resolves it against the document URL, and reads the rest alike
+  const relative = await parse(`${lines.join('')}<rel> <http://ex.org/p> "x" .\n`, 'application/n-triples');
+  assert.equal(relative.error, null);
+  assert.deepEqual(relative.statements.slice(0, 2000), plain.statements);
+  assert.equal(relative.statements[2000].subject, 'http://example.org/rel');
+  // not UTF-8: windows-1252, read from the decoded text
+  const legacy = await parse(
+    Buffer.from(lines.join('').replace(/ 日本/g, ''), 'latin1'),
+    'application/n-triples',
+  );
+  assert.equal(legacy.statements[5].object, 'Grüße 5');
+});
