@@ -35,13 +35,21 @@ function isBlank(term: string): boolean {
   return term.charCodeAt(0) === 0x5f && term.charCodeAt(1) === 0x3a;
 }
 
-function relabel(statements: readonly Statement[], label: (blank: string) => string): string[] {
-  const lines = statements.map((s) => {
+/**
+ * The graph's sorted, deduplicated lines once its blank nodes are relabelled; `lines[i]` is the
+ * line of `statements[i]`, kept for every statement without a blank node.
+ */
+function relabel(
+  statements: readonly Statement[],
+  lines: readonly string[],
+  label: (blank: string) => string,
+): string[] {
+  const relabelled = statements.map((s, i) => {
     const subject = isBlank(s.subject) ? label(s.subject) : s.subject;
     const object = s.objectKind === 'bnode' ? label(s.object) : s.object;
-    return ntriplesLine(subject === s.subject && object === s.object ? s : { ...s, subject, object });
+    return subject === s.subject && object === s.object ? lines[i] : ntriplesLine({ ...s, subject, object });
   });
-  return [...new Set(lines)].sort();
+  return [...new Set(relabelled)].sort();
 }
 
 function rdfjsTerm(term: string, kind: 'iri' | 'bnode') {
@@ -115,27 +123,34 @@ function neighbourhoodLabels(statements: readonly Statement[]): Map<string, stri
   return new Map([...colours].map(([blank, colour]) => [blank, `_:${colour}`]));
 }
 
-/** The statements without repeats: a graph is a set, and RDFC-1.0 would count a repeat twice. */
-function distinct(statements: readonly Statement[]): Statement[] {
+/**
+ * The statements without repeats, with their lines: a graph is a set, and RDFC-1.0 would count a
+ * repeat twice. The lines are kept for relabel, which would otherwise write most of them again.
+ */
+function distinct(input: readonly Statement[]): { statements: Statement[]; lines: string[] } {
   const seen = new Set<string>();
-  return statements.filter((s) => {
-    const key = ntriplesLine(s);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const statements: Statement[] = [];
+  const lines: string[] = [];
+  for (const s of input) {
+    const line = ntriplesLine(s);
+    if (seen.has(line)) continue;
+    seen.add(line);
+    statements.push(s);
+    lines.push(line);
+  }
+  return { statements, lines };
 }
 
 /** The canonical form of a graph (see CanonicalMethod); the basis of graph hashes and diffs. */
 export async function canonicalGraph(input: readonly Statement[]): Promise<CanonicalGraph> {
-  const statements = distinct(input);
+  const { statements, lines } = distinct(input);
   if (!statements.some((s) => isBlank(s.subject) || s.objectKind === 'bnode')) {
-    return { method: 'exact', lines: relabel(statements, (b) => b) };
+    return { method: 'exact', lines: relabel(statements, lines, (b) => b) };
   }
   // RDFC-1.0 labels a blank node from the statements that mention blank nodes only, so the others
   // (most of a large document) are left out of its dataset, which holds several objects per quad
   const rdfc = await rdfcLabels(statements.filter((s) => isBlank(s.subject) || s.objectKind === 'bnode'));
-  if (rdfc) return { method: 'rdfc1', lines: relabel(statements, (b) => `_:${rdfc.get(b.slice(2))}`) };
+  if (rdfc) return { method: 'rdfc1', lines: relabel(statements, lines, (b) => `_:${rdfc.get(b.slice(2))}`) };
   const fallback = neighbourhoodLabels(statements);
-  return { method: 'fallback', lines: relabel(statements, (b) => fallback.get(b)!) };
+  return { method: 'fallback', lines: relabel(statements, lines, (b) => fallback.get(b)!) };
 }

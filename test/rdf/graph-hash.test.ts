@@ -82,7 +82,8 @@ test('diffStatements: relabelling is no change; added and removed triples are li
 });
 
 test('graphHash: published values are pinned (blank-node and other statements mixed)', async () => {
-  // values from before RDFC-1.0 was given only the statements that mention blank nodes
+  // values from before RDFC-1.0 was given only the statements that mention blank nodes, and
+  // before lines were written once for both deduplication and the canonical form
   const mixed = [
     ...graph,
     link(S, P, 'http://ex.org/o'),
@@ -93,6 +94,16 @@ test('graphHash: published values are pinned (blank-node and other statements mi
   assert.equal(
     await graphHash(mixed),
     'rdfc1:60c9fcfb1175c8da7eb749a74344ca45f996e43da75feb39a1fcbb21be6aac1b',
+  );
+  const exact = [
+    link(S, P, 'http://ex.org/o'),
+    literal(S, P, 'quote " é', 'en'),
+    literal(S, P, '1', null, 'http://www.w3.org/2001/XMLSchema#integer'),
+    link(S, P, 'http://ex.org/o'),
+  ];
+  assert.equal(
+    await graphHash(exact),
+    'exact:696ae1aa94bf4fb6c06388fe46b6b0e87d2fe833b910193bcbd3160e1875ad96',
   );
   assert.equal(
     await graphHash(rings),
