@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
 import { CATALOGUE_FILE } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
+import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR, linkDownloads } from './link-downloads.ts';
 import { planSnapshotPages, siteVersion } from './page-cache.ts';
@@ -114,7 +115,9 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   // each snapshot's file list beside its page (the page's folder exists: Astro wrote it), and the
   // `latest` alias: latest.json and latest/urls.txt, the newest weekly snapshot's list under a stable name
   const fileList = (s: SnapshotView) => `${s.files.map((f) => f.url).join('\n')}\n`;
-  for (const s of data.snapshots) await writeFile(join(out, DOWNLOADS_DIR, s.name, URL_LIST), fileList(s));
+  await inParallel(data.snapshots, PARALLEL_FILES, (s) =>
+    writeFile(join(out, DOWNLOADS_DIR, s.name, URL_LIST), fileList(s)),
+  );
   await mkdir(join(out, DOWNLOADS_DIR, LATEST_NAME));
   await writeFile(join(out, DOWNLOADS_DIR, LATEST_NAME, URL_LIST), fileList(latestWeekly(data.snapshots)));
   await copyFile(join(o.dataDir, LATEST_FILE), join(out, DOWNLOADS_DIR, LATEST_FILE));

@@ -24,12 +24,13 @@ import { exampleQueries } from './doc-queries.ts';
 import { domainViews, queryDomainDocuments } from './domains.ts';
 import { queryHistory } from './history.ts';
 import { loadHistoryState } from './history-state.ts';
+import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import { LATEST_FILE, LATEST_NAME, latestAlias, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR } from './link-downloads.ts';
 import { portalCharts } from './portal-charts.ts';
 import type { DownloadFile, PortalData, SnapshotView } from './portal-data.ts';
 import { PORTAL_DATA_FILE } from './portal-data.ts';
-import { snapshotDigest } from './snapshot-digest.ts';
+import { cachedDigest, snapshotDigest } from './snapshot-digest.ts';
 import type { StatsOptions } from './stats-options.ts';
 
 /** The files beside the pages, written next to portal.json and copied into the site's root. */
@@ -99,9 +100,15 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
   }
   const session = await openDuckDb();
   try {
-    const manifests = await Promise.all(catalogue.map((e) => listedManifest(o.root, e)));
+    const manifests = await inParallel(catalogue, PARALLEL_FILES, (e) => listedManifest(o.root, e));
     await loadHistoryState(session.connection, o.root, catalogue, o.cacheDir);
     const history = await queryHistory(session.connection);
+    const files = await inParallel(catalogue, PARALLEL_FILES, (e, i) =>
+      downloadFiles(o, e, manifests[i].files),
+    );
+    const digests = await inParallel(catalogue, PARALLEL_FILES, (e) =>
+      cachedDigest(o.cacheDir, e.manifestSha256),
+    );
     const snapshots: SnapshotView[] = [];
     for (const [i, entry] of catalogue.entries()) {
       const manifest = manifests[i];
@@ -115,13 +122,16 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         counts: manifest.counts,
         stats: manifest.stats,
         newPlds: history.newPlds.get(entry.name) ?? 0,
-        digest: await snapshotDigest(
-          session.connection,
-          join(o.root, entry.name),
-          entry.manifestSha256,
-          o.cacheDir,
-        ),
-        files: await downloadFiles(o, entry, manifest.files),
+        // one query at a time on the session: only the digests not cached are computed here
+        digest:
+          digests[i] ??
+          (await snapshotDigest(
+            session.connection,
+            join(o.root, entry.name),
+            entry.manifestSha256,
+            o.cacheDir,
+          )),
+        files: files[i],
         manifestSha256: entry.manifestSha256,
       });
     }

@@ -9,8 +9,10 @@ import {
   seriesQuads,
   snapshotQuads,
 } from './dataset-description.ts';
+import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import type { SnapshotView } from './portal-data.ts';
 
+const WINDOW = 256;
 /** The code that writes a part: a cached part is reused only when it is unchanged. */
 const CODE = new URL('./dataset-description.ts', import.meta.url);
 
@@ -34,19 +36,22 @@ export async function writeDescription(
   const used = new Set<string>();
   try {
     await writer.write(await describePart(seriesQuads(baseUrl, snapshots, operators)));
-    for (const s of snapshots) {
+    const part = async (s: SnapshotView): Promise<DescriptionPart> => {
       const key = createHash('sha256').update(code).update(baseUrl).update(JSON.stringify(s)).digest('hex');
       const file = join(dir, `${key}.json`);
       used.add(`${key}.json`);
-      let part: DescriptionPart;
       try {
-        part = JSON.parse(await readFile(file, 'utf8'));
+        return JSON.parse(await readFile(file, 'utf8'));
       } catch {
-        part = await describePart(snapshotQuads(baseUrl, s));
-        await writeFile(file, JSON.stringify(part));
+        const fresh = await describePart(snapshotQuads(baseUrl, s));
+        await writeFile(file, JSON.stringify(fresh));
+        return fresh;
       }
-      await writer.write(part);
-    }
+    };
+    // read a window of parts at once, write them in order
+    for (let i = 0; i < snapshots.length; i += WINDOW)
+      for (const p of await inParallel(snapshots.slice(i, i + WINDOW), PARALLEL_FILES, part))
+        await writer.write(p);
   } finally {
     await writer.close();
   }

@@ -1,5 +1,6 @@
 import { copyFile, link, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import type { SnapshotView } from './portal-data.ts';
 
 /** The folder of the built site that mirrors the snapshots folder when downloads are served with the site. */
@@ -27,9 +28,9 @@ export async function linkDownloads(
   out: string,
   snapshots: readonly SnapshotView[],
 ): Promise<void> {
-  for (const s of snapshots) {
+  await inParallel(snapshots, PARALLEL_FILES, async (s) => {
     const dir = join(out, DOWNLOADS_DIR, s.name);
     await mkdir(dir, { recursive: true });
     for (const f of s.files) await linkOrCopy(join(root, s.name, f.name), join(dir, f.name));
-  }
+  });
 }

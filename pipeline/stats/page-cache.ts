@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import { linkOrCopy } from './link-downloads.ts';
 import type { PortalData, SnapshotView } from './portal-data.ts';
 
@@ -60,18 +61,18 @@ export async function planSnapshotPages(
     return { name: s.name, file: join(dir, `${key}.html`) };
   });
   const exists = async (file: string) => (await stat(file).catch(() => null))?.isFile() ?? false;
-  const cached = await Promise.all(keyed.map((k) => exists(k.file)));
+  const cached = await inParallel(keyed, PARALLEL_FILES, (k) => exists(k.file));
   return {
     render: keyed.filter((_, i) => !cached[i]).map((k) => k.name),
     async complete(out, pagePath) {
       await mkdir(dir, { recursive: true });
-      for (const [i, k] of keyed.entries()) {
+      await inParallel(keyed, PARALLEL_FILES, async (k, i) => {
         const page = join(out, pagePath(k.name));
         if (cached[i]) {
           await mkdir(dirname(page), { recursive: true });
           await linkOrCopy(k.file, page);
         } else await linkOrCopy(page, k.file);
-      }
+      });
       const used = new Set(keyed.map((k) => k.file));
       for (const file of await filesUnder(dir)) if (!used.has(file)) await rm(file, { force: true });
     },

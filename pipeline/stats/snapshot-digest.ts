@@ -102,6 +102,15 @@ export function digestCachePath(cacheDir: string, manifestSha256: string): strin
   return join(cacheDir, `digest-v${DIGEST_VERSION}-${manifestSha256}.json`);
 }
 
+/** The cached digest of the snapshot whose manifest has this SHA-256, or null. */
+export async function cachedDigest(cacheDir: string, manifestSha256: string): Promise<SnapshotDigest | null> {
+  try {
+    return JSON.parse(await readFile(digestCachePath(cacheDir, manifestSha256), 'utf8')) as SnapshotDigest;
+  } catch {
+    return null; // not cached yet (or unreadable): to be computed
+  }
+}
+
 /**
  * The digest of one snapshot, computed once and cached under `cacheDir` by the manifest's SHA-256
  * (which pins every file): a rebuild queries only snapshots it has not seen, so its cost grows
@@ -113,14 +122,10 @@ export async function snapshotDigest(
   manifestSha256: string,
   cacheDir: string,
 ): Promise<SnapshotDigest> {
-  const cached = digestCachePath(cacheDir, manifestSha256);
-  try {
-    return JSON.parse(await readFile(cached, 'utf8')) as SnapshotDigest;
-  } catch {
-    // not cached yet (or unreadable): compute it
-  }
+  const cached = await cachedDigest(cacheDir, manifestSha256);
+  if (cached) return cached;
   const digest = await queryDigest(connection, folder);
   await mkdir(cacheDir, { recursive: true });
-  await writeFile(cached, JSON.stringify(digest));
+  await writeFile(digestCachePath(cacheDir, manifestSha256), JSON.stringify(digest));
   return digest;
 }

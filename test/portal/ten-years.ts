@@ -46,7 +46,7 @@ interface Planned {
 }
 
 /** Snapshots oldest first: each week's weekly crawl, then its share of the interval crawls in slots across the week. */
-export function plan(weeks: number, intervals: number, start: number): Planned[] {
+function plan(weeks: number, intervals: number, start: number): Planned[] {
   const out: Planned[] = [];
   const slot = Math.floor(WEEK / 17 / 60_000) * 60_000;
   for (let w = 0; w < weeks; w++) {
@@ -268,11 +268,11 @@ function manifestOf(
 }
 
 /**
- * Writes the series into `root` (a fresh folder) and the digests into `cacheDir`, and index.json
- * listing the first `published` snapshots (all by default); returns every catalogue entry, oldest
- * first, so that a caller can publish the rest with `publishEntries`.
+ * Writes the series into `root` (a fresh folder), the digests into `cacheDir` and index.json
+ * listing every snapshot; returns the catalogue entries, oldest first, so that a caller can
+ * publish fewer with `publishEntries`.
  */
-export async function writeTenYears(o: TenYearsOptions & { published?: number }): Promise<CatalogueEntry[]> {
+export async function writeTenYears(o: TenYearsOptions): Promise<CatalogueEntry[]> {
   const planned = plan(o.weeks ?? 520, o.intervals ?? 8000, o.start ?? Date.UTC(2016, 10, 7));
   const work = join(o.root, '.generate');
   await mkdir(work, { recursive: true });
@@ -314,7 +314,7 @@ export async function writeTenYears(o: TenYearsOptions & { published?: number })
       manifestSha256,
     });
   }
-  await publishEntries(o.root, entries.slice(0, o.published ?? entries.length));
+  await publishEntries(o.root, entries);
   return entries;
 }
 
