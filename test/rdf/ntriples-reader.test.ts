@@ -94,6 +94,23 @@ test('the plain reader reads the usual forms: escapes, tags, datatypes, labels, 
   assert.match(statements[2].subject, /^_:b[0-9a-f]{8}_b1$/);
 });
 
+test("the parse bench's lines (test/bench/parse.bench.ts): the plain reader reads them as n3 does", async () => {
+  const EX = 'http://example.org/resource/';
+  const lines = Array.from({ length: 2000 }, (_, i) =>
+    [
+      `<${EX}${i}> <http://xmlns.com/foaf/0.1/name> "Name número ${i}"@en .`,
+      `<${EX}${i}> <http://xmlns.com/foaf/0.1/knows> <${EX}${i + 1}> .`,
+      `<${EX}${i}> <http://purl.org/dc/terms/title> "A \\"title\\" ${i}" .`,
+      `<${EX}${i}> <http://example.org/resource/value> _:v${i} .`,
+      `_:v${i} <http://example.org/resource/n> "${i}"^^<http://www.w3.org/2001/XMLSchema#integer> .`,
+    ].join('\n'),
+  );
+  const text = `${lines.join('\n')}\n`;
+  const statements = plain(text, 'N-Triples');
+  assert.equal(statements?.length, 10_000);
+  assert.deepEqual({ statements, error: null }, await run(n3['N-Triples'], text));
+});
+
 /** A small deterministic generator (mulberry32), so that a failure can be replayed. */
 function random(seed: number): () => number {
   let a = seed;
