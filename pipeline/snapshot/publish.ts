@@ -124,14 +124,16 @@ async function catalogueEntry(
 }
 
 /**
- * Logs each phase's duration as it ends (`publish phase`, with `phase` and `ms`), so that an
- * operator sees where a long publish is and the publish benchmark can say where the time goes.
+ * Logs each phase's duration as it ends (`publish phase`, with `phase`, `ms` and the process's peak
+ * RSS so far), so that an operator sees where a long publish is and the publish benchmark can say
+ * where the time and the memory go.
  */
 function phaseTimer(log: Logger, snapshot: string): (phase: string) => void {
   let last = performance.now();
   return (phase) => {
     const now = performance.now();
-    log.info({ snapshot, phase, ms: Math.round(now - last) }, 'publish phase');
+    const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+    log.info({ snapshot, phase, ms: Math.round(now - last), peakRssMiB }, 'publish phase');
     last = now;
   };
 }

@@ -65,6 +65,9 @@ test('damaged lines, raw U+2028 (older journals) and a torn end: the readable do
   const lines = readFileSync(file, 'utf8').split('\n');
   const damaged = lines.findIndex((l) => l.includes(`"url":"${docs[0].record.url}"`));
   lines[damaged] = lines[damaged].slice(0, lines[damaged].length / 2);
+  // valid JSON, but not the shape of a document line: its statements are not arrays
+  const misshapen = lines.findIndex((l) => l.includes(`"url":"${docs[2].record.url}"`));
+  lines[misshapen] = lines[misshapen].replace(/"statements":\[.*\]\}$/, '"statements":[1,2]}');
   // the code before U+2028 was escaped wrote it raw inside JSON strings
   const other = docs[1];
   const separated = { ...other, statements: [{ ...other.statements[0], object: 'a\u2028b' }] };
@@ -85,14 +88,17 @@ test('damaged lines, raw U+2028 (older journals) and a torn end: the readable do
   const urls = (
     await readRows(`SELECT url FROM read_parquet('${join(published.folder, 'documents.parquet')}')`)
   ).map((r) => r[0]);
-  assert.ok(!urls.includes(docs[0].record.url), 'the damaged line is left out');
-  assert.equal(urls.length, docs.length - 1);
+  assert.ok(
+    !urls.includes(docs[0].record.url) && !urls.includes(docs[2].record.url),
+    'damaged lines left out',
+  );
+  assert.equal(urls.length, docs.length - 2);
   const literal =
     await readRows(`SELECT object FROM read_parquet('${join(published.folder, 'quads.parquet')}')
     WHERE graph = '${other.record.finalUrl}' AND object LIKE 'a%b'`);
   assert.deepEqual(literal, [['a\u2028b']]);
   assert.equal(seen.length, 1);
-  assert.match(JSON.stringify(seen[0]), new RegExp(docs[0].record.url.replaceAll('.', '\\.')));
+  for (const doc of [docs[0], docs[2]]) assert.ok(JSON.stringify(seen[0]).includes(doc.record.url));
   // the same damaged journal again: the same input, so a no-op
   const again = await publishWeek(root, WEEK1, () => readJournalDocuments(dir, { logger }));
   assert.equal(again.alreadyPublished, true);
