@@ -1,16 +1,19 @@
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
 import { CATALOGUE_FILE } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
-import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
-import { DOWNLOADS_DIR, linkDownloads } from './link-downloads.ts';
+import { DOWNLOADS_DIR, downloadSiteFiles } from './link-downloads.ts';
 import { planSnapshotPages, siteVersion } from './page-cache.ts';
 import { type PortalData, RENDERED_PAGES_FILE, type SnapshotView } from './portal-data.ts';
+import { fileIdentity, folderFiles, type SiteFile, syncSite } from './site-sync.ts';
 import { statsOptions } from './stats-options.ts';
+
+/** Beside portal.json: which files the last build put into which output folder (site-sync.ts). */
+const SITE_RECORD_FILE = 'site-files.json';
 
 /** The Astro project. */
 export const SITE_DIR = new URL('../../site/', import.meta.url).pathname;
@@ -21,7 +24,7 @@ export const DEFAULT_DATA_DIR = join(SITE_DIR, 'src/data/generated');
 export interface BuildPortalOptions {
   /** The snapshots folder. */
   readonly root: string;
-  /** Where the static site is written (emptied first). */
+  /** Where the static site is written: it ends up holding exactly this build's files (site-sync.ts). */
   readonly out: string;
   /** The URL the site is published at (default: the project's site); links and VoID/DCAT IRIs use it. */
   readonly baseUrl?: string;
@@ -93,7 +96,8 @@ function astroBuild(bin: string, cwd: string, env: Record<string, string>): Prom
  * Builds the static portal: the stats stage over `root`, then Astro renders site/ into `out`,
  * then the dataset description, urls.txt and (unless downloads live elsewhere) the snapshot files
  * are put beside the pages. Rebuilding costs the new snapshots' queries and pages (the other
- * snapshot pages come from the page cache) plus one render of the pages over all snapshots.
+ * snapshot pages come from the page cache) plus one render of the pages over all snapshots, and
+ * writes into `out` only the files that changed since the last build into it.
  */
 export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPortal> {
   const out = resolve(options.out);
@@ -103,27 +107,34 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   const t1 = performance.now();
   const pages = await planSnapshotPages(join(o.cacheDir, 'pages'), data, await siteVersion(SITE_DIR));
   await writeFile(join(o.dataDir, RENDERED_PAGES_FILE), JSON.stringify(pages.render));
-  await rm(out, { recursive: true, force: true });
+  // Astro writes into a folder of its own; the site is then brought to this build's files
+  const stage = join(o.dataDir, 'site-build');
+  await rm(stage, { recursive: true, force: true });
   await runAstro({
     OBSERVATORY_PORTAL_DATA: o.dataDir,
-    OBSERVATORY_PORTAL_OUT: out,
+    OBSERVATORY_PORTAL_OUT: stage,
     OBSERVATORY_PORTAL_BASE_URL: o.baseUrl,
   });
-  await pages.complete(out, (name) => join(DOWNLOADS_DIR, name, 'index.html'));
-  for (const file of [DATASET_TURTLE, DATASET_JSONLD, URL_LIST])
-    await copyFile(join(o.dataDir, file), join(out, file));
-  // each snapshot's file list beside its page (the page's folder exists: Astro wrote it), and the
-  // `latest` alias: latest.json and latest/urls.txt, the newest weekly snapshot's list under a stable name
+  const files = await folderFiles(stage);
+  for (const [path, f] of await pages.store(stage, (name) => join(DOWNLOADS_DIR, name, 'index.html')))
+    files.set(path, f);
+  // copies, not links: the next build rewrites these files of the data folder in place
+  const dataFile = async (name: string): Promise<SiteFile> => {
+    const from = join(o.dataDir, name);
+    return { from, identity: await fileIdentity(from), copy: true };
+  };
+  for (const file of [DATASET_TURTLE, DATASET_JSONLD, URL_LIST]) files.set(file, await dataFile(file));
+  // each snapshot's file list beside its page, and the `latest` alias: latest.json and
+  // latest/urls.txt, the newest weekly snapshot's list under a stable name
   const fileList = (s: SnapshotView) => `${s.files.map((f) => f.url).join('\n')}\n`;
-  await inParallel(data.snapshots, PARALLEL_FILES, (s) =>
-    writeFile(join(out, DOWNLOADS_DIR, s.name, URL_LIST), fileList(s)),
-  );
-  await mkdir(join(out, DOWNLOADS_DIR, LATEST_NAME));
-  await writeFile(join(out, DOWNLOADS_DIR, LATEST_NAME, URL_LIST), fileList(latestWeekly(data.snapshots)));
-  await copyFile(join(o.dataDir, LATEST_FILE), join(out, DOWNLOADS_DIR, LATEST_FILE));
+  for (const s of data.snapshots) files.set(join(DOWNLOADS_DIR, s.name, URL_LIST), { text: fileList(s) });
+  files.set(join(DOWNLOADS_DIR, LATEST_NAME, URL_LIST), { text: fileList(latestWeekly(data.snapshots)) });
+  files.set(join(DOWNLOADS_DIR, LATEST_FILE), await dataFile(LATEST_FILE));
   if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) {
-    await linkDownloads(o.root, out, data.snapshots);
-    await copyFile(join(o.dataDir, CATALOGUE_FILE), join(out, DOWNLOADS_DIR, CATALOGUE_FILE));
+    for (const [path, f] of downloadSiteFiles(o.root, data.snapshots)) files.set(path, f);
+    files.set(join(DOWNLOADS_DIR, CATALOGUE_FILE), await dataFile(CATALOGUE_FILE));
   }
+  await syncSite(out, files, join(o.dataDir, SITE_RECORD_FILE));
+  await rm(stage, { recursive: true, force: true });
   return { out, data, statsMs: t1 - t0, renderMs: performance.now() - t1 };
 }

@@ -1,7 +1,7 @@
-import { copyFile, link, mkdir } from 'node:fs/promises';
+import { copyFile, link } from 'node:fs/promises';
 import { join } from 'node:path';
-import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import type { SnapshotView } from './portal-data.ts';
+import type { SiteFile } from './site-sync.ts';
 
 /** The folder of the built site that mirrors the snapshots folder when downloads are served with the site. */
 export const DOWNLOADS_DIR = 'snapshots';
@@ -19,18 +19,17 @@ export async function linkOrCopy(from: string, to: string): Promise<void> {
 }
 
 /**
- * Puts every published file into `<out>/snapshots/<name>/` as a hard link (a copy across file
- * systems), so the built site serves its own downloads at the durable URLs it states, beside each
- * snapshot's page, without doubling the disk used.
+ * Every published file as a file of the site at `snapshots/<name>/<file>`, a hard link (a copy
+ * across file systems) of the snapshot's own, so the built site serves its own downloads at the
+ * durable URLs it states, beside each snapshot's page, without doubling the disk used.
  */
-export async function linkDownloads(
-  root: string,
-  out: string,
-  snapshots: readonly SnapshotView[],
-): Promise<void> {
-  await inParallel(snapshots, PARALLEL_FILES, async (s) => {
-    const dir = join(out, DOWNLOADS_DIR, s.name);
-    await mkdir(dir, { recursive: true });
-    for (const f of s.files) await linkOrCopy(join(root, s.name, f.name), join(dir, f.name));
-  });
+export function downloadSiteFiles(root: string, snapshots: readonly SnapshotView[]): Map<string, SiteFile> {
+  return new Map(
+    snapshots.flatMap((s) =>
+      s.files.map((f): [string, SiteFile] => [
+        join(DOWNLOADS_DIR, s.name, f.name),
+        { from: join(root, s.name, f.name), identity: `sha256:${f.sha256}` },
+      ]),
+    ),
+  );
 }

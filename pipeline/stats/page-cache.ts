@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import { linkOrCopy } from './link-downloads.ts';
 import type { PortalData, SnapshotView } from './portal-data.ts';
+import type { SiteFile } from './site-sync.ts';
 
 /** Everything under these folders of site/ (and astro.config.mjs) is the code that renders a page. */
 const SITE_SOURCES = ['src/components', 'src/layouts', 'src/lib', 'src/pages'];
@@ -38,12 +39,15 @@ function pageInput(data: PortalData, s: SnapshotView, slugs: ReadonlyMap<string,
   };
 }
 
-/** The snapshot pages of one build: which are cached, and how to complete the site once Astro ran. */
+/** The snapshot pages of one build: which are cached, and every page once Astro rendered the others. */
 export interface SnapshotPages {
   /** Names of the snapshots whose pages Astro must render. */
   readonly render: readonly string[];
-  /** Puts the cached pages into `out` and keeps the rendered ones; drops cached pages no longer used. */
-  complete(out: string, pagePath: (name: string) => string): Promise<void>;
+  /**
+   * Keeps the pages Astro rendered into `stage` in the cache and drops cached pages no longer
+   * used; returns every snapshot's page (path in the site -> its cached file, identified by its key).
+   */
+  store(stage: string, pagePath: (name: string) => string): Promise<Map<string, SiteFile>>;
 }
 
 /** Plans the snapshot pages against the page cache in `dir` (`<cache>/pages`). */
@@ -58,23 +62,19 @@ export async function planSnapshotPages(
       .update(version)
       .update(JSON.stringify(pageInput(data, s, slugs)))
       .digest('hex');
-    return { name: s.name, file: join(dir, `${key}.html`) };
+    return { name: s.name, key, file: join(dir, `${key}.html`) };
   });
   const exists = async (file: string) => (await stat(file).catch(() => null))?.isFile() ?? false;
   const cached = await inParallel(keyed, PARALLEL_FILES, (k) => exists(k.file));
   return {
     render: keyed.filter((_, i) => !cached[i]).map((k) => k.name),
-    async complete(out, pagePath) {
+    async store(stage, pagePath) {
       await mkdir(dir, { recursive: true });
-      await inParallel(keyed, PARALLEL_FILES, async (k, i) => {
-        const page = join(out, pagePath(k.name));
-        if (cached[i]) {
-          await mkdir(dirname(page), { recursive: true });
-          await linkOrCopy(k.file, page);
-        } else await linkOrCopy(page, k.file);
-      });
+      const rendered = keyed.filter((_, i) => !cached[i]);
+      await inParallel(rendered, PARALLEL_FILES, (k) => linkOrCopy(join(stage, pagePath(k.name)), k.file));
       const used = new Set(keyed.map((k) => k.file));
       for (const file of await filesUnder(dir)) if (!used.has(file)) await rm(file, { force: true });
+      return new Map(keyed.map((k) => [pagePath(k.name), { from: k.file, identity: `page:${k.key}` }]));
     },
   };
 }

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -56,9 +57,11 @@ async function freshData(): Promise<string> {
   return data;
 }
 
-/** Builds the published snapshots with the caches of `data` into a fresh folder; returns its files. */
-async function build(data: string): Promise<Map<string, string>> {
-  const out = join(work, `out-${builds++}`);
+/**
+ * Builds the published snapshots with the caches of `data` into `out` (a fresh folder unless
+ * given: a rebuild reuses its output folder and writes only what changed); returns its files.
+ */
+async function build(data: string, out = join(work, `out-${builds++}`)): Promise<Map<string, string>> {
   await buildPortal({
     root,
     out,
@@ -71,10 +74,19 @@ async function build(data: string): Promise<Map<string, string>> {
 
 test('a rebuild after a new snapshot, a republished one and a withdrawn one writes the site a cold build writes', async () => {
   const data = await freshData();
+  const out = join(work, 'site');
   await publishEntries(root, entries.slice(0, -1));
-  const before = await build(data);
+  const before = await build(data, out);
+  const old = join(out, 'snapshots', entries[0].name);
+  const inodes = async () => [
+    (await stat(join(old, 'index.html'))).ino,
+    (await stat(join(old, 'urls.txt'))).ino,
+  ];
+  const unchanged = await inodes();
   await publishEntries(root, entries);
-  const added = await build(data);
+  const added = await build(data, out);
+  // the rebuild left the old snapshot's files alone, and wrote what a cold build writes
+  assert.deepEqual(await inodes(), unchanged);
   // only the new snapshot's page was rendered; the others came from the page cache
   assert.deepEqual(JSON.parse(await readFile(join(data, 'snapshot-pages.json'), 'utf8')), [
     entries.at(-1)!.name,
@@ -97,7 +109,7 @@ test('a rebuild after a new snapshot, a republished one and a withdrawn one writ
   );
   const republished = entries.map((e, i) => (i === 3 ? { ...e, manifestSha256: sha } : e));
   await publishEntries(root, republished);
-  const rebuilt = await build(data);
+  const rebuilt = await build(data, out);
   assert.deepEqual(rebuilt, await build(await freshData()));
   assert.notEqual(
     rebuilt.get(`snapshots/${entries[3].name}/index.html`),
@@ -109,7 +121,8 @@ test('a rebuild after a new snapshot, a republished one and a withdrawn one writ
     root,
     republished.filter((_, i) => i !== 10),
   );
-  const withdrawn = await build(data);
+  const withdrawn = await build(data, out);
   assert.deepEqual(withdrawn, await build(await freshData()));
   assert.ok(!withdrawn.has(`snapshots/${entries[10].name}/index.html`));
+  assert.ok(!existsSync(join(out, 'snapshots', entries[10].name)), 'its folder is gone too');
 });
