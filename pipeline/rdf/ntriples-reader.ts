@@ -50,9 +50,10 @@ const UNSURE = new Error('not plain N-Triples');
  * on the W3C test suites and on mutated lines.
  */
 class PlainLineReader {
+  /** The document as UTF-8: scanned byte by byte (a typed array reads faster than a string). */
+  private readonly bytes: Buffer;
+  /** The same bytes one character per byte, from which ASCII terms are cut without decoding. */
   private readonly text: string;
-  /** When set, `text` is these bytes one character per byte, and a term with bytes >= 0x80 is decoded from them. */
-  private readonly utf8: Buffer | null;
   private readonly quads: boolean;
   private readonly blankPrefix: string;
   private readonly builder: StatementBuilder;
@@ -62,9 +63,9 @@ class PlainLineReader {
   private lastBlank = '';
   private lastLanguage = '';
 
-  constructor(text: string, utf8: Buffer | null, quads: boolean, builder: StatementBuilder) {
-    this.text = text;
-    this.utf8 = utf8;
+  constructor(bytes: Buffer, quads: boolean, builder: StatementBuilder) {
+    this.bytes = bytes;
+    this.text = bytes.toString('latin1');
     this.quads = quads;
     this.blankPrefix = `_:${builder.labelPrefix}`;
     this.builder = builder;
@@ -73,7 +74,7 @@ class PlainLineReader {
   /** Reads every line into the builder; false (with some statements added) when unsure. */
   read(): boolean {
     try {
-      const end = this.text.length;
+      const end = this.bytes.length;
       while (this.pos < end) this.line();
       return true;
     } catch (error) {
@@ -83,29 +84,29 @@ class PlainLineReader {
   }
 
   private line(): void {
-    const text = this.text;
+    const bytes = this.bytes;
     this.skipSpace();
-    const c = text.charCodeAt(this.pos);
+    const c = bytes[this.pos];
     if (c !== LT && c !== UNDERSCORE) {
       this.endOfLine();
       return;
     }
     const subject = c === LT ? this.iri() : this.blank();
-    if (text.charCodeAt(this.pos) !== LT) throw UNSURE;
+    if (bytes[this.pos] !== LT) throw UNSURE;
     const predicate = this.iri();
-    const o = text.charCodeAt(this.pos);
+    const o = bytes[this.pos];
     if (o === QUOTE) this.literal(subject, predicate);
     else if (o === LT) this.builder.addTerms(subject, predicate, this.iri(), 'iri', '', '');
     else if (o === UNDERSCORE) this.builder.addTerms(subject, predicate, this.blank(), 'bnode', '', '');
     else throw UNSURE;
     this.skipSpace();
     if (this.quads) {
-      const g = text.charCodeAt(this.pos);
+      const g = bytes[this.pos];
       // the graph name is dropped (the graph is the document), but must be well formed
       if (g === LT) this.iri();
       else if (g === UNDERSCORE) this.blank();
     }
-    if (text.charCodeAt(this.pos) !== DOT) throw UNSURE;
+    if (bytes[this.pos] !== DOT) throw UNSURE;
     this.pos++;
     this.skipSpace();
     this.endOfLine();
@@ -113,50 +114,50 @@ class PlainLineReader {
 
   /** A comment, LF, CR LF or the end of the text; a lone CR is a line end for n3, so unsure. */
   private endOfLine(): void {
-    const text = this.text;
-    let c = text.charCodeAt(this.pos);
+    const bytes = this.bytes;
+    let c = bytes[this.pos];
     if (c === HASH) {
-      do c = text.charCodeAt(++this.pos);
-      while (c !== LF && c !== CR && this.pos < text.length);
+      do c = bytes[++this.pos];
+      while (c !== LF && c !== CR && this.pos < bytes.length);
     }
-    if (c === CR && text.charCodeAt(this.pos + 1) === LF) this.pos += 2;
+    if (c === CR && bytes[this.pos + 1] === LF) this.pos += 2;
     else if (c === LF) this.pos++;
-    else if (this.pos < text.length) throw UNSURE;
+    else if (this.pos < bytes.length) throw UNSURE;
   }
 
   private skipSpace(): void {
-    const text = this.text;
-    let c = text.charCodeAt(this.pos);
-    while (c === SPACE || c === TAB) c = text.charCodeAt(++this.pos);
+    const bytes = this.bytes;
+    let c = bytes[this.pos];
+    while (c === SPACE || c === TAB) c = bytes[++this.pos];
   }
 
   /** `<iri>` and the spaces after it: an absolute IRI (n3 resolves others) without escapes. */
   private iri(): string {
-    const text = this.text;
+    const bytes = this.bytes;
     const start = this.pos + 1;
     let at = start;
-    let c = text.charCodeAt(at);
+    let c = bytes[at];
     // a scheme: a letter, then letters, digits, `+`, `-` or `.`, then `:`
     if ((c | 0x20) < 0x61 || (c | 0x20) > 0x7a) throw UNSURE;
-    do c = text.charCodeAt(++at);
+    do c = bytes[++at];
     while (ALNUM[c] === 1 || c === 0x2b || c === DASH || c === DOT);
     if (c !== COLON) throw UNSURE;
     let wide = false;
     while (c !== GT) {
       if (c < 128) {
         if (IRI_CHAR[c] === 0) throw UNSURE;
-      } else if (at >= text.length) throw UNSURE;
+      } else if (at >= bytes.length) throw UNSURE;
       else wide = true;
-      c = text.charCodeAt(++at);
+      c = bytes[++at];
     }
     this.pos = at + 1;
     this.skipSpace();
     return this.term(start, at, wide);
   }
 
-  /** The text from `start` to `end`; `wide` when it holds characters (or bytes) >= 0x80. */
+  /** The term from byte `start` to `end`; `wide` when it holds bytes >= 0x80, which are decoded. */
   private term(start: number, end: number, wide: boolean): string {
-    return wide && this.utf8 !== null ? this.utf8.toString('utf8', start, end) : this.text.slice(start, end);
+    return wide ? this.bytes.toString('utf8', start, end) : this.text.slice(start, end);
   }
 
   /**
@@ -164,19 +165,19 @@ class PlainLineReader {
    * the label must end at a space, a tab or the statement's final dot, where n3 ends it too.
    */
   private blank(): string {
-    const text = this.text;
-    if (text.charCodeAt(this.pos + 1) !== COLON) throw UNSURE;
+    const bytes = this.bytes;
+    if (bytes[this.pos + 1] !== COLON) throw UNSURE;
     const start = this.pos + 2;
     let at = start;
-    let c = text.charCodeAt(at);
+    let c = bytes[at];
     if (c >= 128 || (ALNUM[c] !== 1 && c !== UNDERSCORE)) throw UNSURE;
-    do c = text.charCodeAt(++at);
+    do c = bytes[++at];
     while (c < 128 && (ALNUM[c] === 1 || c === UNDERSCORE || c === DASH));
     if (c !== SPACE && c !== TAB && c !== DOT) throw UNSURE;
     this.pos = at;
     this.skipSpace();
-    if (at - start !== this.lastLabel.length || !text.startsWith(this.lastLabel, start)) {
-      this.lastLabel = text.slice(start, at);
+    if (at - start !== this.lastLabel.length || !this.text.startsWith(this.lastLabel, start)) {
+      this.lastLabel = this.text.slice(start, at);
       this.lastBlank = this.blankPrefix + this.lastLabel;
     }
     return this.lastBlank;
@@ -184,12 +185,12 @@ class PlainLineReader {
 
   /** A string literal with its language tag or datatype, added as the statement's object. */
   private literal(subject: string, predicate: string): void {
-    const text = this.text;
+    const bytes = this.bytes;
     const start = this.pos + 1;
     // `"""` is a long string, which N-Triples does not have
-    if (text.charCodeAt(start) === QUOTE && text.charCodeAt(start + 1) === QUOTE) throw UNSURE;
+    if (bytes[start] === QUOTE && bytes[start + 1] === QUOTE) throw UNSURE;
     let at = start;
-    let c = text.charCodeAt(at);
+    let c = bytes[at];
     let escaped = false;
     let wide = false;
     while (c !== QUOTE) {
@@ -197,38 +198,38 @@ class PlainLineReader {
         escaped = true;
         at++;
       } else if (c >= 128) wide = true;
-      else if (c === LF || c === CR || at >= text.length) throw UNSURE;
-      c = text.charCodeAt(++at);
+      else if (c === LF || c === CR || at >= bytes.length) throw UNSURE;
+      c = bytes[++at];
     }
     const raw = this.term(start, at, wide);
     const value = escaped ? unescapeString(raw) : raw;
-    c = text.charCodeAt(++at);
+    c = bytes[++at];
     let language = '';
     let datatype = '';
     if (c === AT) {
       const tagStart = at + 1;
       let subtag = tagStart;
-      do c = text.charCodeAt(++at);
+      do c = bytes[++at];
       while ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a);
       for (;;) {
         // n3 refuses a subtag longer than 8 characters
         if (at === subtag || at - subtag > 8) throw UNSURE;
         if (c !== DASH) break;
         subtag = at + 1;
-        do c = text.charCodeAt(++at);
+        do c = bytes[++at];
         while (c < 128 && ALNUM[c] === 1);
       }
       // `--ltr` (a direction) or anything glued to the tag: unsure
       if (c !== SPACE && c !== TAB && c !== DOT && c !== LT) throw UNSURE;
-      if (at - tagStart !== this.lastLanguage.length || !text.startsWith(this.lastLanguage, tagStart)) {
-        this.lastLanguage = text.slice(tagStart, at);
+      if (at - tagStart !== this.lastLanguage.length || !this.text.startsWith(this.lastLanguage, tagStart)) {
+        this.lastLanguage = this.text.slice(tagStart, at);
       }
       language = this.lastLanguage;
       // n3 reads `@version` after a literal as a keyword
       if (language === 'version') throw UNSURE;
       this.pos = at;
     } else if (c === CARET) {
-      if (text.charCodeAt(at + 1) !== CARET || text.charCodeAt(at + 2) !== LT) throw UNSURE;
+      if (bytes[at + 1] !== CARET || bytes[at + 2] !== LT) throw UNSURE;
       this.pos = at + 2;
       datatype = this.iri();
       // n3 refuses these with a syntax error
@@ -264,19 +265,11 @@ function unescapeString(raw: string): string {
 }
 
 /**
- * Reads a whole N-Triples (`quads` false) or N-Quads text in the plain form into the builder.
- * False when some line is not in that form; the builder then holds a prefix of the statements.
+ * Reads a whole N-Triples (`quads` false) or N-Quads document in the plain form into the builder,
+ * from its bytes in UTF-8 (without a byte-order mark); every delimiter is ASCII, so each term is a
+ * whole run of UTF-8 characters. False when some line is not in that form; the builder then holds
+ * a prefix of the statements.
  */
-export function readPlainLines(text: string, quads: boolean, builder: StatementBuilder): boolean {
-  return new PlainLineReader(text, null, quads, builder).read();
-}
-
-/**
- * readPlainLines on a body of valid UTF-8 (after any byte-order mark), read without decoding it
- * whole: the scan runs over the bytes as one-byte characters, which V8 stores and compares at
- * half the size of a decoded text with any non-ASCII in it, and only terms with non-ASCII bytes
- * are decoded. Every delimiter is ASCII, so each term is a whole run of UTF-8 characters.
- */
-export function readPlainUtf8(utf8: Buffer, quads: boolean, builder: StatementBuilder): boolean {
-  return new PlainLineReader(utf8.toString('latin1'), utf8, quads, builder).read();
+export function readPlainLines(utf8: Buffer, quads: boolean, builder: StatementBuilder): boolean {
+  return new PlainLineReader(utf8, quads, builder).read();
 }

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { readPlainLines, readPlainUtf8 } from './ntriples-reader.ts';
+import { readPlainLines } from './ntriples-reader.ts';
 import { n3FamilyParser } from './parse-n3-family.ts';
 import type { SyntaxParser } from './syntax-parser.ts';
 
@@ -14,13 +14,10 @@ export function lineFormatParser(format: 'N-Triples' | 'N-Quads'): SyntaxParser 
   const quads = format === 'N-Quads';
   return async (input) => {
     const { body, encoding, builder } = input;
-    // a view of the body's bytes, not a copy
+    // a view of the body's bytes, not a copy; a body in another encoding is read as its text in UTF-8
     const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength).subarray(encoding.offset);
-    const plain =
-      encoding.encoding === 'utf-8' && isUtf8(bytes)
-        ? readPlainUtf8(bytes, quads, builder)
-        : readPlainLines(input.text, quads, builder);
-    if (plain) return null;
+    const utf8 = encoding.encoding === 'utf-8' && isUtf8(bytes) ? bytes : Buffer.from(input.text);
+    if (readPlainLines(utf8, quads, builder)) return null;
     builder.discard();
     return full(input);
   };
