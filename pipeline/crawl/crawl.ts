@@ -109,10 +109,13 @@ class CrawlRun {
     this.journal = journal;
   }
 
-  replay(): boolean {
+  /** Replays the journal line by line; says whether it held anything and whether the crawl had ended. */
+  replay(): { lines: number; ended: boolean } {
     const { plan } = this.o;
     let ended = false;
-    for (const line of this.journal.replay) {
+    let lines = 0;
+    for (const line of this.journal.replay()) {
+      lines++;
       if (line.t === 'round') {
         this.round = line.round;
         this.frontier.assign(line.urls, line.round);
@@ -123,7 +126,7 @@ class CrawlRun {
         ended = true;
       }
     }
-    return ended;
+    return { lines, ended };
   }
 
   async run(): Promise<boolean> {
@@ -332,12 +335,12 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
   const journal = openJournal(options.dir, { logger: options.logger });
   try {
     const run = new CrawlRun(options, journal);
-    if (run.replay()) return run.result(true);
+    const replayed = run.replay();
+    if (replayed.ended) return run.result(true);
     // a resumed crawl may follow a killed one at once: the killed process's last requests started
     // before now, so waiting one delay keeps every PLD's gap at the server (a Crawl-delay longer
     // than the delay is known again once the new process has read that host's robots.txt)
-    if (journal.replay.length > 0)
-      await options.clock.sleep(options.config.delayMs, options.signal).catch(() => {});
+    if (replayed.lines > 0) await options.clock.sleep(options.config.delayMs, options.signal).catch(() => {});
     return run.result(await run.run());
   } finally {
     journal.close();

@@ -5,9 +5,10 @@ import {
   createWriteStream,
   existsSync,
   fdatasyncSync,
+  fstatSync,
   ftruncateSync,
   openSync,
-  readFileSync,
+  readSync,
   statSync,
   writeSync,
 } from 'node:fs';
@@ -182,11 +183,70 @@ function reportDamage(
 /** An open journal: the lines already there (to replay) and an appender for new ones. */
 export interface Journal {
   readonly dir: string;
-  readonly replay: readonly JournalLine[];
-  /** Lines that could not be read and were skipped (reported on stderr and in the log). */
+  /**
+   * The lines already there, read from the file as they are iterated (a large crawl's journal holds
+   * gigabytes of statements: it is never held whole). Damaged lines are skipped, and reported on
+   * stderr and in the log once the iteration ends.
+   */
+  replay(): Generator<JournalLine>;
+  /** Lines the last complete replay could not read and skipped. */
   readonly damaged: readonly JournalDamage[];
   append(line: JournalLine): void;
   close(): void;
+}
+
+const CHUNK_BYTES = 1 << 20;
+const NEWLINE_BYTE = 0x0a;
+
+/** Bytes of the file up to and including its last \n: what a torn last line is cut back to. */
+function completeLinesBytes(file: string): number {
+  const fd = openSync(file, 'r');
+  try {
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    for (let end = fstatSync(fd).size; end > 0; ) {
+      const start = Math.max(0, end - CHUNK_BYTES);
+      const read = readSync(fd, chunk, 0, end - start, start);
+      const at = chunk.subarray(0, read).lastIndexOf(NEWLINE_BYTE);
+      if (at >= 0) return start + at + 1;
+      end = start;
+    }
+    return 0;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The lines of the first `bytes` bytes of a file, read in chunks, split at \n only (lines may hold
+ * raw U+2028/U+2029, which journals written before they were escaped contain). A \n byte is never
+ * part of a multi-byte UTF-8 character, so splitting bytes before decoding is exact.
+ */
+function* fileLinesSync(file: string, bytes: number): Generator<string> {
+  const fd = openSync(file, 'r');
+  try {
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    const pending: Buffer[] = [];
+    for (let position = 0; position < bytes; ) {
+      const read = readSync(fd, chunk, 0, Math.min(CHUNK_BYTES, bytes - position), position);
+      if (read === 0) break;
+      position += read;
+      let start = 0;
+      for (
+        let nl = chunk.indexOf(NEWLINE_BYTE, 0);
+        nl !== -1 && nl < read;
+        nl = chunk.indexOf(NEWLINE_BYTE, start)
+      ) {
+        pending.push(chunk.subarray(start, nl));
+        yield Buffer.concat(pending).toString('utf8');
+        pending.length = 0;
+        start = nl + 1;
+      }
+      // copied: the chunk buffer is read into again
+      if (start < read) pending.push(Buffer.from(chunk.subarray(start, read)));
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -198,27 +258,27 @@ export interface Journal {
 export function openJournal(dir: string, options: { syncEveryMs?: number; logger?: Logger } = {}): Journal {
   const file = join(dir, JOURNAL_FILE);
   makeDirectory(dir, 'the crawl folder');
-  const replay: JournalLine[] = [];
-  const damaged: JournalDamage[] = [];
-  let validBytes = 0;
-  if (existsSync(file)) {
-    const text = readFileSync(file, 'utf8');
-    const end = text.lastIndexOf('\n') + 1;
-    validBytes = Buffer.byteLength(text.slice(0, end));
-    // lines end at \n only: journals written before U+2028/U+2029 were escaped hold them raw
-    const lines = text.slice(0, end).split('\n');
-    lines.pop();
-    lines.forEach((l, i) => {
-      const line = decode(l);
-      if (line) replay.push(line);
-      else damaged.push(damageOf(l, i + 1));
-    });
-  }
-  if (damaged.length > 0) {
-    const ended = replay.some((l) => l.t === 'end');
+  const validBytes = existsSync(file) ? completeLinesBytes(file) : 0;
+  let damaged: JournalDamage[] = [];
+  function* replay(): Generator<JournalLine> {
+    const found: JournalDamage[] = [];
+    let ended = false;
+    let n = 0;
+    for (const text of fileLinesSync(file, validBytes)) {
+      n++;
+      const line = decode(text);
+      if (line === null) {
+        found.push(damageOf(text, n));
+        continue;
+      }
+      if (line.t === 'end') ended = true;
+      yield line;
+    }
+    damaged = found;
+    if (found.length === 0) return;
     reportDamage(
       file,
-      damaged,
+      found,
       ended
         ? 'the crawl had ended: documents of damaged lines are missing from its snapshot'
         : 'the crawl goes on and fetches the documents of damaged lines again',
@@ -238,7 +298,9 @@ export function openJournal(dir: string, options: { syncEveryMs?: number; logger
   return {
     dir,
     replay,
-    damaged,
+    get damaged() {
+      return damaged;
+    },
     append(line) {
       writeSync(fd, encode(line));
       dirty = true;

@@ -60,8 +60,9 @@ test('a journal replays what was appended, statements intact', async () => {
   j.append({ t: 'doc', depth: 0, record, statements });
   j.close();
   const again = openJournal(dir);
-  assert.equal(again.replay.length, 2);
-  const doc = again.replay[1];
+  const lines = [...again.replay()];
+  assert.equal(lines.length, 2);
+  const doc = lines[1];
   assert.equal(doc.t, 'doc');
   if (doc.t === 'doc') assert.deepEqual(doc.statements, statements);
   again.close();
@@ -77,7 +78,7 @@ test('a torn last line (kill -9 mid-write) is cut off, and appending goes on aft
   j.close();
   appendFileSync(join(dir, JOURNAL_FILE), '{"t":"doc","depth":0,"rec');
   const again = openJournal(dir);
-  assert.equal(again.replay.length, 1);
+  assert.equal([...again.replay()].length, 1);
   again.append({ t: 'end' });
   again.close();
   assert.equal(
@@ -96,7 +97,7 @@ test('a damaged line inside the journal is skipped and described, the lines arou
   );
   const j = openJournal(dir);
   assert.deepEqual(
-    j.replay.map((l) => l.t),
+    [...j.replay()].map((l) => l.t),
     ['round', 'end'],
   );
   assert.deepEqual(j.damaged, [
@@ -119,6 +120,7 @@ test('U+2028 and U+2029 are written escaped, and raw ones (older journals) are r
   for await (const d of readJournalDocuments(dir)) docs.push(d);
   assert.deepEqual(docs, [{ record, statements: separated }]);
   const again = openJournal(dir);
+  assert.equal([...again.replay()].length, 1);
   assert.equal(again.damaged.length, 0);
   again.close();
 });
@@ -184,4 +186,29 @@ test('writeJournalDocuments writes readable document lines, lone surrogates as U
     },
   ]);
   assert.equal((await scanJournal(file)).regular, true);
+});
+
+test('a journal of lines longer than the read chunk, multi-byte characters across chunk edges, replays exactly', () => {
+  const dir = tempDir();
+  const j = openJournal(dir);
+  // 3-byte characters shifted by one byte per document, so that chunk edges fall inside them
+  const docs = Array.from({ length: 6 }, (_, i) => ({
+    t: 'doc' as const,
+    depth: i,
+    record: { ...record, url: `http://ex.org/${i}` },
+    statements: Array.from({ length: 20_000 }, (_, k) => ({
+      ...statements[0],
+      object: `${'x'.repeat(i)}€ ${k} Zürich ${'☃'.repeat(k % 7)}`,
+    })),
+  }));
+  j.append({ t: 'round', round: 0, urls: [['http://ex.org/0', 0]] });
+  for (const doc of docs) j.append(doc);
+  j.append({ t: 'end' });
+  j.close();
+  const lines = [...openJournal(dir).replay()];
+  assert.deepEqual(
+    lines.map((l) => l.t),
+    ['round', 'doc', 'doc', 'doc', 'doc', 'doc', 'doc', 'end'],
+  );
+  assert.deepEqual(lines.slice(1, -1), docs);
 });

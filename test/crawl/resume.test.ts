@@ -46,9 +46,10 @@ function exited(child: ChildProcess): Promise<number | null> {
 function outcome(dir: string): { kernel: string[]; documents: string[] } {
   const kernel = readFileSync(join(dir, 'kernel.txt'), 'utf8').split('\n').slice(1);
   const journal = openJournal(join(dir, 'work', 'crawl-1'));
+  const lines = [...journal.replay()];
   journal.close();
-  const documents = journal.replay.flatMap((l) => (l.t === 'doc' ? [l.record.url] : []));
-  assert.equal(journal.replay.at(-1)?.t, 'end', `${JOURNAL_FILE} ends complete`);
+  const documents = lines.flatMap((l) => (l.t === 'doc' ? [l.record.url] : []));
+  assert.equal(lines.at(-1)?.t, 'end', `${JOURNAL_FILE} ends complete`);
   return { kernel, documents };
 }
 
