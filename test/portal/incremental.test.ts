@@ -125,4 +125,18 @@ test('a rebuild after a new snapshot, a republished one and a withdrawn one writ
   assert.deepEqual(withdrawn, await build(await freshData()));
   assert.ok(!withdrawn.has(`snapshots/${entries[10].name}/index.html`));
   assert.ok(!existsSync(join(out, 'snapshots', entries[10].name)), 'its folder is gone too');
+
+  // issue #16: with the caches, old snapshots' Parquet is not read: a new snapshot's folder and the
+  // newest weekly one's documents (the PLD pages list them) are all a rebuild needs besides manifests
+  const listed = republished.filter((_, i) => i !== 10).slice(0, -1);
+  const newestWeekly = listed.filter((e) => e.kind === 'weekly').at(-1)!.name;
+  await publishEntries(root, listed);
+  const withoutNewest = await build(data, out);
+  for (const e of listed)
+    for (const table of ['documents', 'changes'])
+      if (!(e.name === newestWeekly && table === 'documents'))
+        await rm(join(root, e.name, `${table}.parquet`));
+  await publishEntries(root, [...listed, entries.at(-1)!]);
+  assert.deepEqual(await build(data, out), withdrawn);
+  assert.notDeepEqual(withoutNewest, withdrawn);
 });
