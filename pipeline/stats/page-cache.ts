@@ -7,7 +7,10 @@ import { linkOrCopy } from './link-downloads.ts';
 import type { PortalData, SnapshotView } from './portal-data.ts';
 import type { SiteFile } from './site-sync.ts';
 
-/** Everything under these folders of site/ (and astro.config.mjs) is the code that renders a page. */
+/**
+ * Everything under these folders of site/ (and astro.config.mjs) is the code that renders a page;
+ * a new folder of site code must be added here. Not src/data: it holds the generated data and caches.
+ */
 const SITE_SOURCES = ['src/components', 'src/layouts', 'src/lib', 'src/pages'];
 
 async function filesUnder(dir: string): Promise<string[]> {
