@@ -190,7 +190,7 @@ async function buildFolder(
       given,
     ]);
     const input = await journalInput(options.documents(), scratch.input);
-    const staged = await stageCrawl(connection, input, header, scratch.cleanInput);
+    const staged = await stageCrawl(connection, input, header, scratch.cleanInput, log);
     phase('staging');
     log.info({ snapshot: options.name, documents: staged.documents }, 'crawl staged for publishing');
     if (staged.orphaned > 0) {

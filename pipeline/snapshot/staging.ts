@@ -175,10 +175,12 @@ export async function stageCrawl(
   input: JournalInput,
   header: string,
   cleanFile: string,
+  log: Logger,
 ): Promise<StagedCrawl> {
   await connection.run(STAGING_DDL);
   let scan = await scanJournal(input.file);
   if (!(scan.regular && (await stageJournal(connection, input.file, scan, false)))) {
+    log.info({ journal: input.file }, 'DuckDB cannot read every journal line: reading it line by line');
     await writeJournalDocuments(cleanFile, readJournalFile(input.file, { logger: input.logger }));
     scan = await scanJournal(cleanFile);
     await stageJournal(connection, cleanFile, scan, true);

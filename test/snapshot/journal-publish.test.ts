@@ -6,8 +6,14 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { CrawledDocument, Logger } from '../../pipeline/core/index.ts';
+import { manualClock } from '../../pipeline/core/index.ts';
 import { JOURNAL_FILE, openJournal, readJournalDocuments } from '../../pipeline/crawl/index.ts';
-import { type PublishOptions, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import {
+  type PublishOptions,
+  publishSnapshot,
+  snapshotName,
+  verifySnapshot,
+} from '../../pipeline/snapshot/index.ts';
 import { readRows } from './read-rows.ts';
 import { publishWeek, source, WEEK1, week1 } from './sample-crawl.ts';
 
@@ -51,10 +57,35 @@ function warnings(): { logger: Logger; seen: unknown[] } {
   return { logger, seen };
 }
 
+/** Publishes week 1 from `documents`, returning the messages logged. */
+async function publishLogged(
+  documents: PublishOptions['documents'],
+): Promise<{ folder: string; messages: string[] }> {
+  const messages: string[] = [];
+  const log = { info: (_: unknown, msg: string) => messages.push(msg), warn: () => {} } as unknown as Logger;
+  const root = await tempDir('logged');
+  const { folder } = await publishSnapshot({
+    root,
+    name: snapshotName('weekly', WEEK1),
+    kind: 'weekly',
+    startedAt: WEEK1,
+    endedAt: WEEK1 + 1,
+    config: {},
+    documents,
+    clock: manualClock(WEEK1 + 2),
+    log,
+  });
+  return { folder, messages };
+}
+
 test('a crawl journal read in place publishes what the same documents publish through JS', async () => {
   const dir = await journalOf(week1());
-  const fromJournal = await publishWeek(await tempDir('a'), WEEK1, () => readJournalDocuments(dir));
-  const fromDocuments = await publishWeek(await tempDir('b'), WEEK1, source(week1()));
+  const fromJournal = await publishLogged(() => readJournalDocuments(dir));
+  const fromDocuments = await publishLogged(source(week1()));
+  const fallback = 'DuckDB cannot read every journal line: reading it line by line';
+  for (const { messages } of [fromJournal, fromDocuments]) {
+    assert.ok(!messages.includes(fallback), 'DuckDB read the journal itself');
+  }
   assert.deepEqual(await contents(fromJournal.folder), await contents(fromDocuments.folder));
 });
 
