@@ -30,6 +30,7 @@ export interface CrawlCliOptions {
   maxContexts: string;
   maxCrawlContexts: string;
   parseBudget: string;
+  parseMemory: string;
   userAgent?: string;
   policy: string;
   now?: string;
@@ -86,6 +87,11 @@ export function addCrawlOptions(command: Command): Command {
       'CPU time parsing and hashing one document may take',
       `${CRAWL_DEFAULTS.parseBudgetMs / 1000}s`,
     )
+    .option(
+      '--parse-memory <MiB>',
+      'heap one parse worker may use (one worker per core); a document needing more is too_complex',
+      String(CRAWL_DEFAULTS.parseMemoryMb),
+    )
     .option('--user-agent <text>', 'User-Agent header (must contain our product token)')
     .addOption(
       new Option('--policy <name>', 'which ready PLD a free slot serves')
@@ -134,6 +140,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     maxContextsPerDocument: integer('--max-contexts', o.maxContexts),
     maxContextsPerCrawl: integer('--max-crawl-contexts', o.maxCrawlContexts),
     parseBudgetMs: parseDuration(o.parseBudget, '--parse-budget'),
+    parseMemoryMb: integer('--parse-memory', o.parseMemory),
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),
   });
   const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;

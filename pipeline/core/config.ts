@@ -52,6 +52,11 @@ export interface CrawlConfig {
   readonly maxContextsPerCrawl: number;
   /** CPU milliseconds parsing and hashing one document may take (`too_complex` past it). */
   readonly parseBudgetMs: number;
+  /**
+   * MiB of heap (V8 old generation) one parse worker may use; a document that needs more is
+   * `too_complex`. One worker per core, so the crawl's parsing takes at most cores x this.
+   */
+  readonly parseMemoryMb: number;
   readonly resolve: readonly ResolveRule[];
   /** Lift the address guard (loopback, private ranges); for the simulated Web and tests only. */
   readonly allowPrivate: boolean;
@@ -75,6 +80,7 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   maxContextsPerDocument: 8,
   maxContextsPerCrawl: 1_000,
   parseBudgetMs: 60_000,
+  parseMemoryMb: 256,
   resolve: Object.freeze([]),
   allowPrivate: false,
 });
@@ -107,6 +113,8 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
   ] as const) {
     wholeNumber(k, c[k], 1);
   }
+  // below this a worker cannot even load the parsers
+  wholeNumber('parseMemoryMb', c.parseMemoryMb, 64);
   for (const k of [
     'delayMs',
     'timeoutMs',

@@ -34,7 +34,11 @@ export async function processFetch(
             documentUrl: fetch.finalUrl,
             loadContext: reading.loadContext,
           },
-          { cpuBudgetMs: reading.config.parseBudgetMs, maxContexts: reading.config.maxContextsPerDocument },
+          {
+            cpuBudgetMs: reading.config.parseBudgetMs,
+            maxContexts: reading.config.maxContextsPerDocument,
+            heapMb: reading.config.parseMemoryMb,
+          },
         )
       : null;
   const statements = parsed?.statements ?? [];

@@ -1,5 +1,5 @@
 import type { Clock, CrawlConfig } from '../core/index.ts';
-import type { ContextLoader } from '../rdf/index.ts';
+import { type ContextLoader, releaseParseWorkers } from '../rdf/index.ts';
 import { createFetcher, type Fetcher } from '../web/index.ts';
 import { contextLoader } from './context-loader.ts';
 import type { CrawlFetcher } from './crawl.ts';
@@ -10,6 +10,7 @@ export interface CrawlTools {
   readonly loadContext: ContextLoader;
   /** The web stage's fetcher underneath (per-PLD statistics). */
   readonly web: Fetcher;
+  /** Closes the fetcher's connections and ends the idle parse workers. */
   close(): Promise<void>;
 }
 
@@ -24,6 +25,10 @@ export function createCrawlTools(config: CrawlConfig, clock: Clock): CrawlTools 
     },
     loadContext: contextLoader(web, config),
     web,
-    close: () => web.close(),
+    // the parse workers' heaps go back to the system before a publish needs the memory
+    close: async () => {
+      await web.close();
+      releaseParseWorkers();
+    },
   };
 }

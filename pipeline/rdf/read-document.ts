@@ -12,6 +12,8 @@ export interface ReadLimits {
   readonly cpuBudgetMs: number;
   /** Distinct remote JSON-LD contexts the document may name. */
   readonly maxContexts: number;
+  /** MiB of V8 old-generation heap of the worker; a document needing more is `too_complex`. */
+  readonly heapMb: number;
 }
 
 /** A document read off the main thread: what parseDocument gives, plus its graph hash. */
@@ -53,9 +55,24 @@ class ParsePool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private readonly size: number;
+  private readonly heapMb: number;
 
-  constructor(size: number) {
+  constructor(size: number, heapMb: number) {
     this.size = size;
+    this.heapMb = heapMb;
+  }
+
+  /**
+   * Ends the workers that are not reading a document, so that their heaps go back to the system;
+   * workers start again when documents come. A worker still starting may be about to take a
+   * queued job, and is kept.
+   */
+  releaseIdle(): void {
+    for (const slot of [...this.slots]) {
+      if (!slot.ready || slot.job !== null) continue;
+      this.retire(slot);
+      void slot.worker.terminate();
+    }
   }
 
   run(request: ReadRequest, budgetMs: number): Promise<Outcome> {
@@ -82,7 +99,10 @@ class ParsePool {
   }
 
   private spawn(): void {
-    const slot: Slot = { worker: new Worker(WORKER), ready: false, job: null, timer: null };
+    // a heap limit per worker: V8 grows an isolate's heap lazily towards the machine's memory, and
+    // two workers that read large documents held gigabytes of garbage
+    const worker = new Worker(WORKER, { resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
+    const slot: Slot = { worker, ready: false, job: null, timer: null };
     this.slots.push(slot);
     slot.worker.on('message', (message: ReadReply | 'ready') => {
       if (message === 'ready') {
@@ -139,7 +159,13 @@ class ParsePool {
   }
 }
 
-let pool: ParsePool | null = null;
+/** One pool per worker heap limit (a process normally has one: its crawl config's). */
+const pools = new Map<number, ParsePool>();
+
+/** Ends the idle parse workers (see ParsePool.releaseIdle): a crawl's end, before its publish. */
+export function releaseParseWorkers(): void {
+  for (const pool of pools.values()) pool.releaseIdle();
+}
 const sources = new WeakMap<ContextLoader, number>();
 let lastSource = 0;
 
@@ -173,7 +199,11 @@ async function answer(loadContext: ContextLoader | undefined, url: string): Prom
  * against the same budget.
  */
 export async function readDocument(input: DocumentInput, limits: ReadLimits): Promise<ReadResult> {
-  pool ??= new ParsePool(availableParallelism());
+  let pool = pools.get(limits.heapMb);
+  if (!pool) {
+    pool = new ParsePool(availableParallelism(), limits.heapMb);
+    pools.set(limits.heapMb, pool);
+  }
   const source = sourceOf(input.loadContext);
   const contexts: [string, ContextAnswer][] = [];
   let spentMs = 0;

@@ -60,7 +60,7 @@ async function read(
 ): Promise<{ statements: readonly Statement[]; error: string | null }> {
   const input = { body, contentType, documentUrl: 'http://example.org/dump' };
   if (reading === 'worker') {
-    const result = await readDocument(input, { cpuBudgetMs: 3_600_000, maxContexts: 8 });
+    const result = await readDocument(input, { cpuBudgetMs: 3_600_000, maxContexts: 8, heapMb: 8192 });
     return { statements: result.statements, error: result.errorMessage };
   }
   const result = await parseDocument(input);

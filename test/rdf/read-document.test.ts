@@ -2,11 +2,17 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { graphHash, parseDocument, readDocument, serializeNQuads } from '../../pipeline/rdf/index.ts';
+import {
+  graphHash,
+  parseDocument,
+  readDocument,
+  releaseParseWorkers,
+  serializeNQuads,
+} from '../../pipeline/rdf/index.ts';
 import { decodeStatements, encodeStatements } from '../../pipeline/rdf/statement-wire.ts';
 
 const dir = new URL('./fixtures/', import.meta.url).pathname;
-const LIMITS = { cpuBudgetMs: 60_000, maxContexts: 8 };
+const LIMITS = { cpuBudgetMs: 60_000, maxContexts: 8, heapMb: 256 };
 
 /** Every fixture body with the type it is served as. */
 function fixtures(): { name: string; body: Buffer; contentType: string | null }[] {
@@ -128,4 +134,48 @@ test('IRIs without a scheme, which N-Quads cannot carry, are dropped with their 
     documentUrl: 'http://ex.org/d',
   });
   assert.equal(back.error, null);
+});
+
+/** An N-Triples body of `n` statements (a dump-like document). */
+function ntriples(n: number): Buffer {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) lines.push(`<http://ex.org/r${i}> <http://ex.org/p> "value number ${i}" .\n`);
+  return Buffer.from(lines.join(''));
+}
+
+test('a document needing more heap than a parse worker may use is too_complex, and the next one is read', async () => {
+  const big = await readDocument(
+    { body: ntriples(600_000), contentType: 'application/n-triples', documentUrl: 'http://ex.org/big' },
+    { ...LIMITS, heapMb: 64 },
+  );
+  assert.equal(big.error, 'too_complex', String(big.errorMessage));
+  assert.match(String(big.errorMessage), /out of memory/);
+  assert.deepEqual(big.statements, []);
+  const small = await readDocument(
+    { body: ntriples(1000), contentType: 'application/n-triples', documentUrl: 'http://ex.org/small' },
+    { ...LIMITS, heapMb: 64 },
+  );
+  assert.equal(small.error, null);
+  assert.equal(small.statements.length, 1000);
+});
+
+test('releasing the idle parse workers spares a document being read, and reading goes on after', async () => {
+  const body = ntriples(50_000);
+  const reading = readDocument(
+    { body, contentType: 'application/n-triples', documentUrl: 'http://ex.org/a' },
+    LIMITS,
+  );
+  // released while the document is sent to or read by a worker
+  releaseParseWorkers();
+  await new Promise((resolve) => setImmediate(resolve));
+  releaseParseWorkers();
+  const read = await reading;
+  assert.equal(read.error, null);
+  assert.equal(read.statements.length, 50_000);
+  releaseParseWorkers();
+  const again = await readDocument(
+    { body, contentType: 'application/n-triples', documentUrl: 'http://ex.org/b' },
+    LIMITS,
+  );
+  assert.equal(again.statements.length, 50_000);
 });

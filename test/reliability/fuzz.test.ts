@@ -40,7 +40,11 @@ for (const seed of fuzzSeeds()) {
             return CONTEXT;
           },
         },
-        { cpuBudgetMs: BUDGET_MS, maxContexts: CRAWL_DEFAULTS.maxContextsPerDocument },
+        {
+          cpuBudgetMs: BUDGET_MS,
+          maxContexts: CRAWL_DEFAULTS.maxContextsPerDocument,
+          heapMb: CRAWL_DEFAULTS.parseMemoryMb,
+        },
       );
       if (result.error !== null)
         assert.ok(result.error in ERROR_CODES, `${what}: unknown error ${result.error}`);

@@ -163,7 +163,7 @@ test('a document that needs more CPU than its budget is stopped as too_complex',
   );
   const result = await readDocument(
     { body, contentType: 'text/html', documentUrl: URL_ },
-    { cpuBudgetMs: 500, maxContexts: 8 },
+    { cpuBudgetMs: 500, maxContexts: 8, heapMb: 256 },
   );
   assert.equal(result.error, 'too_complex', String(result.errorMessage));
   assert.match(String(result.errorMessage), /CPU/);
@@ -174,7 +174,7 @@ test('a document that needs more CPU than its budget is stopped as too_complex',
       contentType: 'text/turtle',
       documentUrl: URL_,
     },
-    { cpuBudgetMs: 60_000, maxContexts: 8 },
+    { cpuBudgetMs: 60_000, maxContexts: 8, heapMb: 256 },
   );
   assert.equal(next.error, null);
   assert.equal(next.statements.length, 1);
