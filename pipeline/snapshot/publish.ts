@@ -171,13 +171,11 @@ async function buildFolder(
   const log = options.log ?? silentLogger;
   // spills go next to the database, in the publish's scratch folder: same disk, removed with it;
   // every export that needs an order says ORDER BY, so DuckDB may reorder everything else
-  const session = await openDuckDb({
-    path: database,
-    tempDirectory: `${database}.tmp`,
-    preserveInsertionOrder: false,
-  });
+  const open = () =>
+    openDuckDb({ path: database, tempDirectory: `${database}.tmp`, preserveInsertionOrder: false });
+  let session = await open();
   try {
-    const { connection } = session;
+    let { connection } = session;
     const phase = phaseTimer(log, options.name);
     // a schedule derived from change verdicts follows from the rest of the input; a given one is input
     const given = typeof options.schedule === 'function' ? null : (options.schedule ?? []);
@@ -191,6 +189,11 @@ async function buildFolder(
     ]);
     const input = await journalInput(options.documents(), scratch.input);
     const staged = await stageCrawl(connection, input, header, scratch.cleanInput, log);
+    // DuckDB's allocator keeps what its JSON reader took; a fresh instance over the same database
+    // file (0.2 s) gives it back before the sorts take theirs (measured: peak RSS 948 -> 811 MiB)
+    session.close();
+    session = await open();
+    connection = session.connection;
     phase('staging');
     log.info({ snapshot: options.name, documents: staged.documents }, 'crawl staged for publishing');
     if (staged.orphaned > 0) {
