@@ -16,5 +16,5 @@ export type { DocumentInput } from './parse-document.ts';
 export { parseDocument } from './parse-document.ts';
 export { publishesRdfa } from './rdfa-rule.ts';
 export type { ReadLimits, ReadResult } from './read-document.ts';
-export { readDocument, releaseParseWorkers } from './read-document.ts';
+export { parseWorkersStarted, readDocument, releaseParseWorkers } from './read-document.ts';
 export type { ContextLoader } from './syntax-parser.ts';

@@ -42,9 +42,11 @@ interface Slot {
 }
 
 const WORKER = new URL('./read-worker.ts', import.meta.url);
+const MIB = 1024 * 1024;
 
 /**
- * Parse workers, as many as the machine has cores, each reading one document at a time. A job's
+ * Parse workers, as many as the machine has cores, each reading one document at a time, each with
+ * a heap limit, and replaced once its heap has grown past half of it. A job's
  * CPU time is watched from here (worker.cpuUsage, polled): past its budget the worker is
  * terminated, which stops even a parser that never yields, and the document is `too_complex`.
  * CPU time rather than wall-clock time, so that a loaded machine does not change the verdict, and
@@ -99,6 +101,7 @@ class ParsePool {
   }
 
   private spawn(): void {
+    workersStarted++;
     // a heap limit per worker: V8 grows an isolate's heap lazily towards the machine's memory, and
     // two workers that read large documents held gigabytes of garbage
     const worker = new Worker(WORKER, { resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
@@ -108,7 +111,14 @@ class ParsePool {
       if (message === 'ready') {
         slot.ready = true;
         slot.worker.unref();
-      } else this.finish(slot, message);
+      } else {
+        this.finish(slot, message);
+        // V8 keeps a heap it grew for a large document; a fresh worker starts small
+        if (message.kind === 'done' && message.heapBytes > (this.heapMb * MIB) / 2) {
+          this.retire(slot);
+          void slot.worker.terminate();
+        }
+      }
       this.dispatch();
     });
     slot.worker.on('error', (error: Error & { code?: string }) => {
@@ -157,6 +167,13 @@ class ParsePool {
     slot.worker.unref();
     job.settle(outcome);
   }
+}
+
+let workersStarted = 0;
+
+/** Parse workers this process has started (first ones, and replacements of ended ones). */
+export function parseWorkersStarted(): number {
+  return workersStarted;
 }
 
 /** One pool per worker heap limit (a process normally has one: its crawl config's). */

@@ -29,4 +29,6 @@ export type ReadReply =
       readonly graphHash: string | null;
       readonly wire: StatementWire;
       readonly cpuMs: number;
+      /** The worker's V8 heap after the job, committed bytes (the pool replaces a grown worker). */
+      readonly heapBytes: number;
     };

@@ -7,6 +7,7 @@
  * attempt with the list of contexts needed, the main thread loads them and sends the document
  * again with them. Contexts are kept for later documents of the same source (one crawl's loader).
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { ObservatoryError } from '../core/index.ts';
 import { graphHash } from './graph-hash.ts';
@@ -51,6 +52,7 @@ async function read(request: ReadRequest): Promise<ReadReply> {
     graphHash: hash,
     wire: encodeStatements(parsed.statements),
     cpuMs: cpuMsSince(started),
+    heapBytes: getHeapStatistics().total_heap_size,
   };
 }
 

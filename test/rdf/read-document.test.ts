@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import {
   graphHash,
   parseDocument,
+  parseWorkersStarted,
   readDocument,
   releaseParseWorkers,
   serializeNQuads,
@@ -178,4 +179,19 @@ test('releasing the idle parse workers spares a document being read, and reading
     LIMITS,
   );
   assert.equal(again.statements.length, 50_000);
+});
+
+test('a worker whose heap grew past half its limit reading a large document is replaced by a fresh one', async () => {
+  const limits = { ...LIMITS, heapMb: 160 };
+  const small = ntriples(100);
+  const read = (body: Buffer) =>
+    readDocument({ body, contentType: 'application/n-triples', documentUrl: 'http://ex.org/d' }, limits);
+  // one at a time: the pool keeps its workers, as many as it has started
+  assert.equal((await read(small)).statements.length, 100);
+  const before = parseWorkersStarted();
+  assert.equal((await read(small)).statements.length, 100);
+  assert.equal(parseWorkersStarted(), before, 'a small document does not replace its worker');
+  assert.equal((await read(ntriples(150_000))).statements.length, 150_000);
+  assert.equal((await read(small)).statements.length, 100);
+  assert.equal(parseWorkersStarted(), before + 1, 'the grown worker was replaced');
 });
