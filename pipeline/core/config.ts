@@ -80,7 +80,7 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   maxContextsPerDocument: 8,
   maxContextsPerCrawl: 1_000,
   parseBudgetMs: 60_000,
-  parseMemoryMb: 256,
+  parseMemoryMb: 192,
   resolve: Object.freeze([]),
   allowPrivate: false,
 });

@@ -1,5 +1,6 @@
 export type { Clock, ManualClock } from './clock.ts';
 export { clockStartingAt, manualClock, systemClock } from './clock.ts';
+export { collectGarbage } from './collect-garbage.ts';
 export type { CrawlConfig, ResolveRule } from './config.ts';
 export {
   CRAWL_DEFAULTS,

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress, ScheduleEntry } from '../core/index.ts';
+import { collectGarbage } from '../core/index.ts';
 import type { CrawlPlan, PolicyName } from '../crawl/index.ts';
 import { createCrawlTools, readJournalDocuments, runCrawl } from '../crawl/index.ts';
 import { type PublishedSnapshot, publishSnapshot } from '../snapshot/index.ts';
@@ -47,6 +48,7 @@ export async function crawlAndPublish(
     signal: ctx.signal,
   }).finally(() => tools.close());
   if (!crawled.complete) return null;
+  collectGarbage();
   logger.info(
     { snapshot: run.name, documents: crawled.stats.documents, statements: crawled.stats.statements },
     'crawl finished',

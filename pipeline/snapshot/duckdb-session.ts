@@ -18,7 +18,7 @@ export interface DuckDbSessionOptions {
    * a fresh folder under the system temp directory, removed on close: two sessions never share one.
    */
   readonly tempDirectory?: string;
-  /** DuckDB's `memory_limit`; when absent, OBSERVATORY_DUCKDB_MEMORY_LIMIT or 512MB. */
+  /** DuckDB's `memory_limit`; when absent, OBSERVATORY_DUCKDB_MEMORY_LIMIT or 384MB. */
   readonly memoryLimit?: string;
   /**
    * False lets DuckDB return rows of a query without ORDER BY in any order, which spares memory in
@@ -30,10 +30,12 @@ export interface DuckDbSessionOptions {
 /** The environment variable operators set to give DuckDB more or less memory. */
 const MEMORY_LIMIT_VARIABLE = 'OBSERVATORY_DUCKDB_MEMORY_LIMIT';
 /**
- * DuckDB takes up to 80% of the machine's memory unless told otherwise; 512MB leaves room beside
- * the crawler in the 1 GiB a weekly snapshot aims for, and DuckDB spills the rest to disk.
+ * DuckDB takes up to 80% of the machine's memory unless told otherwise. A publish's peak is this
+ * limit plus 0.3-0.6 GiB (what DuckDB's JSON reader, sorts and Parquet writer hold outside it);
+ * 384MB publishes 4-16 million statements at the speed 512MB did (docs/operating.md, Memory),
+ * and DuckDB spills the rest to disk.
  */
-const DEFAULT_MEMORY_LIMIT = '512MB';
+const DEFAULT_MEMORY_LIMIT = '384MB';
 
 /** A DuckDB memory size (`64MB`, `1.5GiB`), checked here rather than by DuckDB mid-publish. */
 function parseMemoryLimit(text: string, what = MEMORY_LIMIT_VARIABLE): string {
@@ -64,7 +66,7 @@ function memoryUnit(unit: string): number {
 let environmentLimit: string | undefined;
 
 /**
- * The operator's limit (OBSERVATORY_DUCKDB_MEMORY_LIMIT, else 512MB), read and validated once per
+ * The operator's limit (OBSERVATORY_DUCKDB_MEMORY_LIMIT, else 384MB), read and validated once per
  * process; the CLI asks at start, so that a bad value stops a command before it crawls, not after.
  */
 export function duckDbMemoryLimit(): string {
