@@ -21,7 +21,11 @@ export function portalCommand(): Command {
       'build the static portal (site/, Astro) from the published snapshots; --serve serves it on 127.0.0.1',
     )
     .option('--root <dir>', 'the snapshots folder', 'snapshots')
-    .option('--out <dir>', 'where the site is written (left holding exactly the site; a rebuild writes only what changed)', 'site/dist')
+    .option(
+      '--out <dir>',
+      'where the site is written (left holding exactly the site; a rebuild writes only what changed)',
+      'site/dist',
+    )
     .option('--data <dir>', 'where the portal data and the per-snapshot cache are kept', DEFAULT_DATA_DIR)
     .option(
       '--base-url <url>',
