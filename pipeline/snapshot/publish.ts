@@ -1,6 +1,6 @@
 import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Clock, CrawledDocument, Logger, ScheduleEntry, SnapshotKind } from '../core/index.ts';
+import type { Clock, CrawledDocument, Logger, Progress, ScheduleEntry, SnapshotKind } from '../core/index.ts';
 import {
   acquirePidLock,
   invalidInput,
@@ -53,7 +53,12 @@ export interface PublishOptions {
   readonly schedule?: readonly ScheduleEntry[] | ScheduleFromChanges;
   readonly clock: Clock;
   readonly log?: Logger;
+  /** Told as each phase ends: phases done of PUBLISH_PHASES, the phase, the statements once quads.parquet holds them. */
+  readonly progress?: Progress;
 }
+
+/** The phases phaseTimer reports: staging, change detection, five tables, data.nq.gz, stats, checksums. */
+export const PUBLISH_PHASES = 10;
 
 /** Per URL of the crawl: did its content change (null: no previous observation, or nothing to compare)? */
 export type ChangeVerdicts = ReadonlyMap<string, boolean | null>;
@@ -128,13 +133,23 @@ async function catalogueEntry(
  * RSS so far), so that an operator sees where a long publish is and the publish benchmark can say
  * where the time and the memory go.
  */
-function phaseTimer(log: Logger, snapshot: string): (phase: string) => void {
+function phaseTimer(
+  log: Logger,
+  snapshot: string,
+  progress: Progress | undefined,
+): (phase: string, statements?: number) => void {
   let last = performance.now();
-  return (phase) => {
+  let done = 0;
+  let staged: number | undefined;
+  return (phase, statements) => {
     const now = performance.now();
     const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
     log.info({ snapshot, phase, ms: Math.round(now - last), peakRssMiB }, 'publish phase');
     last = now;
+    staged ??= statements;
+    const state = { done: ++done, total: PUBLISH_PHASES, statements: staged, extra: { phase } };
+    if (done === PUBLISH_PHASES) progress?.finish(state);
+    else progress?.update(state);
   };
 }
 
@@ -176,7 +191,7 @@ async function buildFolder(
   let session = await open();
   try {
     let { connection } = session;
-    const phase = phaseTimer(log, options.name);
+    const phase = phaseTimer(log, options.name, options.progress);
     // a schedule derived from change verdicts follows from the rest of the input; a given one is input
     const given = typeof options.schedule === 'function' ? null : (options.schedule ?? []);
     const header = JSON.stringify([
@@ -229,7 +244,7 @@ async function buildFolder(
       paths[table] = join(work, parquetFileName(table));
       rows[table] = await exportTable(connection, table, paths[table], exported);
       if (table === 'quads') await countGraphStatements(connection, paths.quads);
-      phase(`${table}.parquet`);
+      phase(`${table}.parquet`, table === 'quads' ? rows.quads : undefined);
     }
     for (const table of TABLE_NAMES) {
       files.push({ name: parquetFileName(table), ...(await hashFile(paths[table])), rows: rows[table] });
