@@ -44,7 +44,7 @@ export function snapshotCommand(): Command {
       adaptiveRounds,
       ...setup,
       progress: createProgress('snapshot', setup.clock, { logger: setup.logger }),
-      publishProgress: createProgress('publish (phases)', setup.clock, { logger: setup.logger }),
+      publishProgress: () => createProgress('publish %', setup.clock, { logger: setup.logger }),
       signal: stopSignal(),
     });
     if (outcome.status === 'exists') {

@@ -23,7 +23,7 @@ export function tickCommand(): Command {
       root: o.out,
       ...setup,
       progress: createProgress('tick', setup.clock, { logger: setup.logger }),
-      publishProgress: createProgress('publish (phases)', setup.clock, { logger: setup.logger }),
+      publishProgress: () => createProgress('publish %', setup.clock, { logger: setup.logger }),
       signal: stopSignal(),
     });
     const say = (line: string) => process.stdout.write(`${line}\n`);

@@ -17,8 +17,8 @@ export interface ObserveContext {
   readonly logger: Logger;
   readonly signal?: AbortSignal;
   readonly progress?: Progress;
-  /** Progress of the publish that follows the crawl (phases, statements/s). */
-  readonly publishProgress?: Progress;
+  /** Progress of the publish that follows the crawl, created when the publish starts (its clock starts then). */
+  readonly publishProgress?: () => Progress;
 }
 
 /** The change verdict of each document of the crawl (null: nothing to compare), from change detection. */
@@ -75,7 +75,7 @@ export async function crawlAndPublish(
     schedule,
     clock,
     log: logger,
-    progress: ctx.publishProgress,
+    progress: ctx.publishProgress?.(),
   });
   await rm(runDir(ctx.root, run.name), { recursive: true, force: true });
   return published;
