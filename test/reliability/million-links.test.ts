@@ -30,6 +30,8 @@ test('a document with a million links is kept whole, but adds at most maxLinksPe
     allowPrivate: true,
     delayMs: 1,
     maxLinksPerDocument: 5000,
+    // a million statements need more than a parse worker's default heap (docs/rdf.md, Memory bound)
+    parseMemoryMb: 1024,
   });
   const dir = mkdtempSync(join(tmpdir(), 'million-'));
   try {
