@@ -315,24 +315,6 @@ export function openJournal(dir: string, options: { syncEveryMs?: number; logger
   };
 }
 
-/**
- * The complete lines of a file, streamed, split at \n only (readline also ends lines at U+2028 and
- * U+2029, which raw JSON strings may hold). A torn last line without its \n is left out.
- */
-async function* fileLines(file: string): AsyncGenerator<string> {
-  const pending: string[] = [];
-  for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
-    let start = 0;
-    for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
-      pending.push(chunk.slice(start, nl));
-      yield pending.join('');
-      pending.length = 0;
-      start = nl + 1;
-    }
-    if (start < chunk.length) pending.push(chunk.slice(start));
-  }
-}
-
 /** Documents read from a crawl journal file, which the publisher reads in place rather than through JS. */
 export interface JournalDocuments extends AsyncIterable<CrawledDocument> {
   readonly journal: { readonly file: string; readonly logger?: Logger };
@@ -360,7 +342,8 @@ export async function* readJournalFile(
   const damaged: JournalDamage[] = [];
   const lostUrls = new Set<string>();
   let n = 0;
-  for await (const text of fileLines(file)) {
+  // a torn last line (a crawl killed mid-write) is left out, as the crawler cuts it on resume
+  for (const text of fileLinesSync(file, completeLinesBytes(file))) {
     n++;
     // round lines are many and large; only document lines matter here
     if (text.startsWith(ROUND_PREFIX) || text === END_LINE) continue;
