@@ -14,10 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { manualClock } from '../../pipeline/core/index.ts';
 import { readJournalDocuments } from '../../pipeline/crawl/index.ts';
 import { duckDbMemoryLimit, openDuckDb, sqlString } from '../../pipeline/snapshot/duckdb-session.ts';
-import { publishSnapshot, snapshotName } from '../../pipeline/snapshot/index.ts';
+import { publishWeek } from '../snapshot/sample-crawl.ts';
 
 const STATEMENTS = Number(process.env.BENCH_PUBLISH_STATEMENTS ?? 4_000_000);
 const START = Date.UTC(2026, 10, 16);
@@ -81,17 +80,7 @@ export default async function (): Promise<void> {
       const start = START + week * 7 * 86_400_000;
       const { log, phases } = phaseLog();
       const t0 = performance.now();
-      const published = await publishSnapshot({
-        root,
-        name: snapshotName('weekly', start),
-        kind: 'weekly',
-        startedAt: start,
-        endedAt: start + 3_600_000,
-        config: {},
-        documents: () => readJournalDocuments(crawl),
-        clock: manualClock(start + 2 * 3_600_000),
-        log,
-      });
+      const published = await publishWeek(root, start, () => readJournalDocuments(crawl), undefined, { log });
       runs.push({ published, seconds: (performance.now() - t0) / 1000, phases });
     }
     // the COPY sessions come after both publishes, so that their memory is not in the publish's peak

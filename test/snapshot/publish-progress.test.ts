@@ -3,21 +3,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { manualClock, type ProgressState } from '../../pipeline/core/index.ts';
-import { PHASE_WEIGHTS, publishSnapshot, snapshotName } from '../../pipeline/snapshot/index.ts';
-import { source, WEEK1, week1 } from './sample-crawl.ts';
+import type { ProgressState } from '../../pipeline/core/index.ts';
+import { PHASE_WEIGHTS } from '../../pipeline/snapshot/index.ts';
+import { publishWeek, source, WEEK1, week1 } from './sample-crawl.ts';
 
 test('a publish tells its progress phase by phase, as a weighted percentage, with its statements once quads.parquet holds them', async () => {
   const told: Array<ProgressState & { final: boolean }> = [];
-  const published = await publishSnapshot({
-    root: mkdtempSync(join(tmpdir(), 'publish-progress-')),
-    name: snapshotName('weekly', WEEK1),
-    kind: 'weekly',
-    startedAt: WEEK1,
-    endedAt: WEEK1 + 3_600_000,
-    config: {},
-    documents: source(week1()),
-    clock: manualClock(WEEK1 + 7_200_000),
+  const root = mkdtempSync(join(tmpdir(), 'publish-progress-'));
+  const published = await publishWeek(root, WEEK1, source(week1()), undefined, {
     progress: {
       update: (state) => told.push({ ...state, final: false }),
       finish: (state) => told.push({ ...state, final: true }),

@@ -208,12 +208,16 @@ export function source(docs: CrawledDocument[]): () => AsyncIterable<CrawledDocu
   };
 }
 
-/** Publishes `documents` as the weekly snapshot of the week starting `start` (a one-hour crawl) under `root`. */
+/**
+ * Publishes `documents` as the weekly snapshot of the week starting `start` (a one-hour crawl) under
+ * `root`; `watch` gives the publish a log or a progress to report to.
+ */
 export function publishWeek(
   root: string,
   start: number,
   documents: PublishOptions['documents'],
   schedule?: PublishOptions['schedule'],
+  watch: Pick<PublishOptions, 'log' | 'progress'> = {},
 ): Promise<PublishedSnapshot> {
   return publishSnapshot({
     root,
@@ -225,6 +229,7 @@ export function publishWeek(
     documents,
     schedule,
     clock: manualClock(start + 2 * 3_600_000),
+    ...watch,
   });
 }
 
