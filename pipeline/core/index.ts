@@ -46,5 +46,6 @@ export type {
   ScheduleEntry,
   SnapshotKind,
   Statement,
+  WarcPointer,
 } from './types.ts';
 export { readUriList } from './uri-list.ts';
