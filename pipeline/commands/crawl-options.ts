@@ -31,6 +31,7 @@ export interface CrawlCliOptions {
   maxCrawlContexts: string;
   parseBudget: string;
   parseMemory: string;
+  warc: boolean;
   userAgent?: string;
   policy: string;
   now?: string;
@@ -92,6 +93,7 @@ export function addCrawlOptions(command: Command): Command {
       'heap one parse worker may use (one worker per core); a document needing more is too_complex',
       String(CRAWL_DEFAULTS.parseMemoryMb),
     )
+    .option('--no-warc', 'do not keep the WARC archive of the crawl (saves its disk space: docs/archive.md)')
     .option('--user-agent <text>', 'User-Agent header (must contain our product token)')
     .addOption(
       new Option('--policy <name>', 'which ready PLD a free slot serves')
@@ -141,6 +143,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     maxContextsPerCrawl: integer('--max-crawl-contexts', o.maxCrawlContexts),
     parseBudgetMs: parseDuration(o.parseBudget, '--parse-budget'),
     parseMemoryMb: integer('--parse-memory', o.parseMemory),
+    warc: o.warc,
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),
   });
   const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;

@@ -60,6 +60,10 @@ export interface CrawlConfig {
   readonly resolve: readonly ResolveRule[];
   /** Lift the address guard (loopback, private ranges); for the simulated Web and tests only. */
   readonly allowPrivate: boolean;
+  /** Keep every HTTP exchange of a crawl as WARC in its run folder (docs/archive.md). */
+  readonly warc: boolean;
+  /** A WARC file is closed and the next one started once it passes this many bytes. */
+  readonly warcFileBytes: number;
 }
 
 export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
@@ -83,6 +87,8 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   parseMemoryMb: 192,
   resolve: Object.freeze([]),
   allowPrivate: false,
+  warc: true,
+  warcFileBytes: 1024 * 1024 * 1024,
 });
 
 function wholeNumber(name: string, value: unknown, least: number): number {
@@ -110,6 +116,7 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
     'robotsMaxBytes',
     'maxAttempts',
     'maxLinksPerDocument',
+    'warcFileBytes',
   ] as const) {
     wholeNumber(k, c[k], 1);
   }
@@ -131,6 +138,7 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
   for (const k of ['timeoutMs', 'parseBudgetMs'] as const) {
     if (c[k] === 0) throw invalidInput(k, 'a positive number of milliseconds', c[k]);
   }
+  if (typeof c.warc !== 'boolean') throw invalidInput('warc', 'true or false', c.warc);
   if (typeof c.userAgent !== 'string' || !c.userAgent.includes(c.productToken)) {
     throw invalidInput(
       'userAgent',
