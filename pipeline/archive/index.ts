@@ -6,3 +6,4 @@
 export { cdxjLines, writeCdxj } from './cdxj.ts';
 export type { CrawlArchive, CrawlArchiveOptions } from './crawl-archive.ts';
 export { openCrawlArchive } from './crawl-archive.ts';
+export { warcFilesIn } from './warc-files.ts';

@@ -48,6 +48,15 @@ function existingSerials(dir: string, prefix: string): number[] {
     .sort((a, b) => a - b);
 }
 
+/** The WARC files in `dir`, in name order (which is their order within each prefix). */
+export function warcFilesIn(dir: string): string[] {
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name.endsWith('.warc.gz'))
+        .sort()
+    : [];
+}
+
 /**
  * Opens the WARC files of a crawl in `dir`, going on from the last one a previous run left. A crash
  * may have torn that file's last record: it is cut back to its last complete gzip member first,

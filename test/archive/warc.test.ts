@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
-import { type CrawlArchive, cdxjLines, openCrawlArchive } from '../../pipeline/archive/index.ts';
+import { type CrawlArchive, cdxjLines, openCrawlArchive, warcFilesIn } from '../../pipeline/archive/index.ts';
 import type { CrawlConfig, FetchResult, WarcPointer } from '../../pipeline/core/index.ts';
 import { createFetcher } from '../../pipeline/web/index.ts';
 import { configFor, startServer, type TestServer } from '../web/http-server.ts';
@@ -62,11 +62,6 @@ async function crawlInto(dir: string, config: CrawlConfig, urls: readonly string
   return out;
 }
 
-const warcFiles = (dir: string) =>
-  readdirSync(dir)
-    .filter((f) => f.endsWith('.warc.gz'))
-    .sort();
-
 describe('WARC archive of a fetcher', () => {
   let server: TestServer;
   let config: CrawlConfig;
@@ -86,7 +81,7 @@ describe('WARC archive of a fetcher', () => {
   });
 
   it('rolls over into numbered files, each opening with a warcinfo record', async () => {
-    const files = warcFiles(dir);
+    const files = warcFilesIn(dir);
     assert.ok(files.length > 1, `expected several files, got ${files}`);
     assert.deepEqual(
       files,
@@ -104,7 +99,7 @@ describe('WARC archive of a fetcher', () => {
   });
 
   it('holds one response and one request record per exchange the server answered, tied together', async () => {
-    const records = (await Promise.all(warcFiles(dir).map((f) => readWithNodeWarc(join(dir, f))))).flat();
+    const records = (await Promise.all(warcFilesIn(dir).map((f) => readWithNodeWarc(join(dir, f))))).flat();
     const responses = records.filter((r) => r.warcHeader['WARC-Type'] === 'response');
     const requests = records.filter((r) => r.warcHeader['WARC-Type'] === 'request');
     assert.equal(responses.length, server.seen.length);
@@ -127,7 +122,7 @@ describe('WARC archive of a fetcher', () => {
   });
 
   it('every record carries true sha256 block and payload digests', async () => {
-    for (const file of warcFiles(dir)) {
+    for (const file of warcFilesIn(dir)) {
       const members = zlib.gunzipSync(readFileSync(join(dir, file)));
       // the decompressed file is the records back to back; split each by its Content-Length
       let rest: Buffer = members;
@@ -166,7 +161,7 @@ describe('WARC archive of a fetcher', () => {
   });
 
   it('indexes every response in sorted CDXJ lines that point at the right records', async () => {
-    const lines = await cdxjLines(dir, warcFiles(dir));
+    const lines = await cdxjLines(dir, warcFilesIn(dir));
     assert.equal(lines.length, server.seen.length);
     assert.deepEqual([...lines].sort(), lines);
     for (const line of lines) {
@@ -193,7 +188,7 @@ describe('WARC archive of a fetcher', () => {
   });
 
   it('cuts a torn last record after a crash and goes on writing whole records', async () => {
-    const files = warcFiles(dir);
+    const files = warcFilesIn(dir);
     const last = join(dir, files.at(-1)!);
     const whole = statSync(last).size;
     // a crash in the middle of a write: half a gzip member at the end of the last file
@@ -201,7 +196,7 @@ describe('WARC archive of a fetcher', () => {
     appendFileSync(last, member.subarray(0, member.length >> 1));
     const more = await crawlInto(dir, config, ['http://c.example.com/doc/7']);
     assert.equal(statSync(last).size >= whole, true);
-    for (const file of warcFiles(dir)) {
+    for (const file of warcFilesIn(dir)) {
       const records = await readWithNodeWarc(join(dir, file));
       assert.ok(records.every((r) => r.warcHeader['WARC-Type'] !== undefined));
       // the whole file decompresses: no torn member is left anywhere
