@@ -8,12 +8,20 @@ import { matchPath } from './documents.ts';
 import { type Reply, redirectReply, statusReply } from './reply.ts';
 import { ROBOTS_REDIRECT_TARGET, type RobotsVariant, robotsAnswer } from './robots.ts';
 import { ROBOTS_LAB_HOSTS, SCENARIO_HOSTS, scenarioReply } from './scenarios.ts';
+import { TLS_UPGRADE_HOST } from './tls-lab.ts';
 import { VOCABULARIES, vocabularyDocUrl } from './vocabularies.ts';
 import type { GeneratedWeb } from './web-shape.ts';
 
 export interface RouteRequest extends DocRequest {
   readonly host: string;
   readonly path: string;
+  /** How the request came (absent: `http`). */
+  readonly scheme?: 'http' | 'https';
+}
+
+/** Whether `http://host` answers every request with 301 to `https://host` (only in a Web with https). */
+export function upgradesToHttps(web: GeneratedWeb, host: string): boolean {
+  return web.options.https && (host === TLS_UPGRADE_HOST || web.hostIndex.get(host)?.httpsRedirect === true);
 }
 
 /** The robots.txt variant of a host (null: a host the simulated Web does not serve). */
@@ -35,9 +43,12 @@ function termRedirect(host: string, path: string): Reply | null {
   return null;
 }
 
-/** The answer to a GET for `host` + `path` + `search` at virtual time `t`. */
+/** The answer to a GET for `host` + `path` + `search` at virtual time `t`; http first redirects where the PLD upgrades to https. */
 export function route(web: GeneratedWeb, req: RouteRequest, t: number): Reply {
   const { host, path } = req;
+  if (req.scheme !== 'https' && upgradesToHttps(web, host)) {
+    return redirectReply(301, `https://${host}${path}${req.search}`);
+  }
   if (path === '/robots.txt' || path === ROBOTS_REDIRECT_TARGET) {
     const variant = robotsVariantOf(web, host);
     if (variant === null) return statusReply(404, {}, 'Not found\n');
