@@ -43,12 +43,22 @@ function termRedirect(host: string, path: string): Reply | null {
   return null;
 }
 
+/** A site that moved to https names its own URLs with https in the redirects it sends. */
+function secureLocation(reply: Reply, host: string): Reply {
+  const location = reply.headers.location;
+  if (location === undefined || !location.startsWith(`http://${host}/`)) return reply;
+  return redirectReply(reply.status, `https:${location.slice(5)}`);
+}
+
 /** The answer to a GET for `host` + `path` + `search` at virtual time `t`; http first redirects where the PLD upgrades to https. */
 export function route(web: GeneratedWeb, req: RouteRequest, t: number): Reply {
+  if (!upgradesToHttps(web, req.host)) return routeAsIs(web, req, t);
+  if (req.scheme !== 'https') return redirectReply(301, `https://${req.host}${req.path}${req.search}`);
+  return secureLocation(routeAsIs(web, req, t), req.host);
+}
+
+function routeAsIs(web: GeneratedWeb, req: RouteRequest, t: number): Reply {
   const { host, path } = req;
-  if (req.scheme !== 'https' && upgradesToHttps(web, host)) {
-    return redirectReply(301, `https://${host}${path}${req.search}`);
-  }
   if (path === '/robots.txt' || path === ROBOTS_REDIRECT_TARGET) {
     const variant = robotsVariantOf(web, host);
     if (variant === null) return statusReply(404, {}, 'Not found\n');
