@@ -1,6 +1,7 @@
 /**
  * The simulated Web of Data: a deterministic, lazily generated Web with the shape, syntaxes,
- * HTTP behaviour and dynamics of the real one, served from one port for every host name.
+ * HTTP behaviour and dynamics of the real one, served from one port for every host name (and a
+ * TLS port beside it with `https`).
  * See docs/simweb.md.
  */
 export { CHANGE_BUCKETS, type ChangeKind } from './dynamics.ts';
