@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type PeerCertificate, connect as tlsConnect } from 'node:tls';
 import { docAddress } from '../../pipeline/simweb/documents.ts';
@@ -179,4 +183,43 @@ test('the TLS scenarios are served as catalogued over TLS', async () => {
   await assert.rejects(simGetTls(sim, ok.url, {}, ''), (e: NodeJS.ErrnoException) =>
     ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY'].includes(e.code ?? ''),
   );
+});
+
+const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
+
+test('observatory simweb --https --ca-out writes the test CA and prints both resolve rules and --ca-file', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'simweb-https-'));
+  const caFile = join(dir, 'ca.pem');
+  const child = spawn(process.execPath, [
+    cli,
+    'simweb',
+    ...['--port', '0', '--tls-port', '0', '--docs', '300', '--plds', '20', '--latency-scale', '0'],
+    ...['--https', '--ca-out', caFile, '--seeds-out', join(dir, 'core.txt')],
+  ]);
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (out.includes('core seed list')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+  const tlsPort = /HTTPS on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+  assert.ok(tlsPort, out);
+  assert.match(
+    out,
+    new RegExp(`--resolve '\\*:443=127\\.0\\.0\\.1:${tlsPort}' --resolve '\\*=127\\.0\\.0\\.1:\\d+'`),
+  );
+  assert.ok(out.includes(`--ca-file ${caFile}`), out);
+  assert.ok(new X509Certificate(await readFile(caFile, 'utf8')).ca);
+  // a graceful stop is test/commands/simweb.test.ts's to check
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+  const refused = spawnSync(process.execPath, [cli, 'simweb', '--port', '0', '--ca-out', caFile], {
+    encoding: 'utf8',
+  });
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /--ca-out: expected --https as well/);
 });

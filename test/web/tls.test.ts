@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type CrawlConfig, crawlConfig, parseResolveRule } from '../../pipeline/core/index.ts';
+import { type CrawlCliOptions, crawlSetup } from '../../pipeline/commands/crawl-options.ts';
+import {
+  type CrawlConfig,
+  crawlConfig,
+  ObservatoryError,
+  parseResolveRule,
+} from '../../pipeline/core/index.ts';
 import { docAddress } from '../../pipeline/simweb/documents.ts';
 import { type SimWeb, startSimWeb, TLS_SCENARIOS } from '../../pipeline/simweb/index.ts';
 import { createFetcher } from '../../pipeline/web/index.ts';
@@ -128,4 +137,51 @@ test('the address guard holds for https: a host resolving to 127.0.0.1 is refuse
   const { records } = await crawlSim(tlsConfig({ allowPrivate: false }), planFor([url], 0));
   assert.equal(records.get(url)?.error, 'blocked_address');
   assert.deepEqual(sim.requestLog(), []);
+});
+
+test('--ca-file reads every PEM certificate of a bundle and refuses a missing or certificate-less file', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ca-file-'));
+  const cli: CrawlCliOptions = {
+    resolve: sim.resolveRules.slice(),
+    allowPrivate: true,
+    delay: '0.01',
+    perPld: '1',
+    concurrency: '4',
+    timeout: '2s',
+    crawlDelayCap: '60s',
+    maxBytes: '1000000',
+    maxRedirects: '5',
+    maxLinks: '100',
+    maxContexts: '8',
+    maxCrawlContexts: '100',
+    parseBudget: '10s',
+    parseMemory: '192',
+    policy: 'longest-first',
+    logLevel: 'silent',
+  };
+  const bundle = join(dir, 'bundle.pem');
+  await writeFile(bundle, `# the simulated Web's test CA, twice\n${sim.caPem}\n${sim.caPem}`);
+  const { config } = crawlSetup({ ...cli, caFile: bundle });
+  assert.deepEqual(
+    config.caCertificates.map((pem) => pem.trim()),
+    [sim.caPem!.trim(), sim.caPem!.trim()],
+  );
+  const fetcher = createFetcher(config);
+  try {
+    assert.equal((await fetcher.fetchDocument(TLS_SCENARIOS['tls-ok'].url)).status, 200);
+  } finally {
+    await fetcher.close();
+  }
+  const empty = join(dir, 'empty.pem');
+  await writeFile(empty, 'no certificate here\n');
+  const garbled = join(dir, 'garbled.pem');
+  await writeFile(garbled, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+  for (const file of [join(dir, 'missing.pem'), empty, garbled]) {
+    assert.throws(
+      () => crawlSetup({ ...cli, caFile: file }),
+      (e: unknown) =>
+        e instanceof ObservatoryError && e.code === 'invalid_input' && e.message.startsWith('--ca-file'),
+      file,
+    );
+  }
 });
