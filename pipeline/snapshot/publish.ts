@@ -14,7 +14,13 @@ import { detectChanges } from './change-detection.ts';
 import { type DuckDbSession, openDuckDb } from './duckdb-session.ts';
 import { fsyncPath, hashFile, ioError, isStorageFailure } from './durable-fs.ts';
 import { journalInput } from './journal-input.ts';
-import { formatChecksums, type ManifestFile, readManifest, type SnapshotManifest } from './manifest.ts';
+import {
+  formatChecksums,
+  type ManifestFile,
+  type ReparsedFrom,
+  readManifest,
+  type SnapshotManifest,
+} from './manifest.ts';
 import { OUTPUTS, type WrittenFile } from './outputs.ts';
 import {
   CHECKSUMS_FILE,
@@ -46,6 +52,8 @@ export interface PublishOptions {
   readonly documents: () => AsyncIterable<CrawledDocument>;
   /** The folder of the crawl's WARC files (docs/archive.md), published with the snapshot; none when absent. */
   readonly archive?: string;
+  /** Recorded in the manifest when the documents were re-read from another snapshot's archive. */
+  readonly reparsedFrom?: ReparsedFrom;
   readonly clock: Clock;
   readonly log?: Logger;
   /**
@@ -352,6 +360,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
         },
         stats,
         files,
+        ...(options.reparsedFrom ? { reparsedFrom: options.reparsedFrom } : {}),
       };
       await writeFile(join(work, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
       const manifestHash = await hashFile(join(work, MANIFEST_FILE));
