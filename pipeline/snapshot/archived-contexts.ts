@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readArchivedResponse } from '../archive/index.ts';
@@ -7,14 +6,13 @@ import { ObservatoryError } from '../core/index.ts';
 import type { ContextLoader } from '../rdf/index.ts';
 import { decodeBody } from '../web/index.ts';
 import { sqlString } from './duckdb-session.ts';
-import { CDXJ_FILE } from './warc-output.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * Remote JSON-LD contexts answered from the snapshot's own WARC files, where the crawl archived
- * each context exchange it made: what the crawl's parsers were given, with no network. A context
- * URL is looked up in the folder's index.cdxj (its last response record, the last retry's),
+ * Remote JSON-LD contexts answered from the snapshot's own WARC files in `folder`, where the crawl
+ * archived each context exchange it made: what the crawl's parsers were given, with no network. A
+ * context URL is looked up in the folder's CDXJ index `cdxj` (its last response record, the last retry's),
  * redirects are followed there up to `maxRedirects` hops, and the body is decoded as the crawler
  * decoded it. At most `maxContextsPerCrawl` distinct URLs are answered, as in the crawl. A context
  * the crawl never fetched, or reached by a Link to a JSON-LD alternate (contextLoader in
@@ -22,11 +20,12 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export function archivedContextLoader(
   folder: string,
+  cdxj: string,
   query: <T>(run: (connection: DuckDBConnection) => Promise<T>) => Promise<T>,
   config: Pick<CrawlConfig, 'maxContextsPerCrawl' | 'maxRedirects' | 'maxBytes'>,
 ): ContextLoader {
   const cache = new Map<string, Promise<string>>();
-  const index = sqlString(join(folder, CDXJ_FILE));
+  const index = sqlString(cdxj);
   const lookup = (url: string) =>
     query(async (connection) => {
       const rows = (

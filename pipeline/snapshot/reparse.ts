@@ -25,6 +25,7 @@ import { readManifest } from './manifest.ts';
 import { openPublication, type PublishedSnapshot } from './publish.ts';
 import { readSchedule } from './read-schedule.ts';
 import { MANIFEST_FILE, parquetFileName } from './schema.ts';
+import { CDXJ_FILE } from './warc-output.ts';
 
 export interface ReparseOptions {
   /** A published snapshot folder with its WARC files (schema 3). */
@@ -156,7 +157,7 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
   const lookups = await openDuckDb({ memoryLimit: '64MB' });
   try {
     const query = serialised(lookups.connection);
-    const loadContext: ContextLoader = archivedContextLoader(folder, query, config);
+    const loadContext: ContextLoader = archivedContextLoader(folder, join(folder, CDXJ_FILE), query, config);
     const documentsFile = sqlString(join(folder, parquetFileName('documents')));
     const [[total]] = await queryRows(rows.connection, `SELECT count(*) FROM read_parquet(${documentsFile})`);
     const carried = (record: DocumentRecord) =>
