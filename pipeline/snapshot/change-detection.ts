@@ -40,7 +40,8 @@ async function loadPreviousObservations(
   return read;
 }
 
-function toStatement(row: unknown[]): Statement {
+/** A quads row (graph, then the six statement columns) as a Statement. */
+export function toStatement(row: unknown[]): Statement {
   return {
     subject: row[1] as string,
     predicate: row[2] as string,

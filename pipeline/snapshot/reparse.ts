@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readArchivedResponse, warcFilesIn } from '../archive/index.ts';
@@ -18,12 +18,12 @@ import { CRAWL_DEFAULTS, ObservatoryError } from '../core/index.ts';
 import { type ContextLoader, readDocument } from '../rdf/index.ts';
 import { decodeBody } from '../web/index.ts';
 import { archivedContextLoader } from './archived-contexts.ts';
-import { statementsByGraph } from './change-detection.ts';
 import { openDuckDb, queryRows, sqlString } from './duckdb-session.ts';
 import { hashFile } from './durable-fs.ts';
 import { readManifest } from './manifest.ts';
 import { openPublication, type PublishedSnapshot } from './publish.ts';
 import { readSchedule } from './read-schedule.ts';
+import { carriedDocuments, carriedSources, uncarriedRecords } from './reparse-rows.ts';
 import { MANIFEST_FILE, parquetFileName } from './schema.ts';
 import { CDXJ_FILE } from './warc-output.ts';
 
@@ -40,38 +40,6 @@ export interface ReparseOptions {
 
 /** The errors readDocument gives: a row with one of these (or none) had its body parsed by the crawl. */
 const READ_ERRORS: ReadonlySet<string> = new Set(['not_rdf', 'parse', 'too_complex', 'context_limit']);
-
-/**
- * Each documents.parquet row as the crawl journal's document record: the published row's fields,
- * its redirect hops from redirects.parquet, `statements` as parsed (parsed_statements), and
- * `downloadedBy` only where another fetch downloaded the final URL, as the crawler writes it.
- */
-function recordsSql(folder: string): string {
-  const file = (table: 'documents' | 'redirects') =>
-    `read_parquet(${sqlString(join(folder, parquetFileName(table)))})`;
-  return `SELECT to_json(struct_pack(url := d.url, "finalUrl" := d.final_url,
-      "downloadedBy" := CASE WHEN d.downloaded_by <> d.url THEN d.downloaded_by END, pld := d.pld,
-      segment := d.segment, round := d.round, "fetchedAt" := epoch_ms(d.fetched_at),
-      "durationMs" := d.duration_ms, status := d.status, error := d.error, "errorMessage" := d.error_message,
-      "contentType" := d.content_type, format := d.format, bytes := d.bytes, statements := d.parsed_statements,
-      "contentSha256" := d.content_sha256, "graphHash" := d.graph_hash, etag := d.etag,
-      "lastModified" := d.last_modified, headers := d.headers, redirects := coalesce(r.hops, []),
-      "warcFilename" := d.warc_filename, "warcOffset" := d.warc_offset, "warcLength" := d.warc_length,
-      validation := d.validation, "carriedFrom" := d.carried_from))::VARCHAR
-    FROM ${file('documents')} AS d LEFT JOIN (SELECT url, list(struct_pack("from" := from_url, "to" := to_url,
-        status := status, "at" := epoch_ms("at")) ORDER BY hop) AS hops
-      FROM ${file('redirects')} GROUP BY url) AS r USING (url)`;
-}
-
-/** The rows of `sql`'s one VARCHAR column, parsed as JSON, read from DuckDB chunk by chunk. */
-async function* streamRecords(connection: DuckDBConnection, sql: string): AsyncGenerator<DocumentRecord> {
-  const result = await connection.stream(sql);
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) return;
-    for (const [json] of chunk.getRows()) yield JSON.parse(json as string) as DocumentRecord;
-  }
-}
 
 /**
  * `fn` over `source` with at most `limit` calls pending, yielding results as they finish: the
@@ -100,7 +68,7 @@ async function* readAhead<T, R>(
   while (pending.size > 0) yield await settled();
 }
 
-/** One query at a time on a connection that several documents use concurrently. */
+/** One query at a time on a connection that several documents use concurrently (context lookups). */
 function serialised(connection: DuckDBConnection) {
   let last: Promise<unknown> = Promise.resolve();
   return <T>(run: (c: DuckDBConnection) => Promise<T>): Promise<T> => {
@@ -121,8 +89,14 @@ async function sourceManifest(folder: string, root: string) {
     () => false,
   );
   if (!isSnapshot) throw badInput(`${folder}: not a published snapshot folder (no ${MANIFEST_FILE})`);
-  if (dirname(folder) === root) {
+  // compared as the file system resolves them, so that a symbolic link cannot hide the source's root
+  const real = await realpath(folder);
+  const realRoot = await realpath(root).catch(() => root);
+  if (dirname(real) === realRoot) {
     throw badInput(`--out ${root} is the snapshots root of ${folder}; reparse publishes into another root`);
+  }
+  if (`${realRoot}${sep}`.startsWith(`${real}${sep}`)) {
+    throw badInput(`--out ${root} is inside ${folder}; reparse publishes into another root`);
   }
   const manifest = await readManifest(folder);
   if (manifest.schemaVersion < 3 || warcFilesIn(folder).length === 0) {
@@ -138,10 +112,10 @@ async function sourceManifest(folder: string, root: string) {
  * publishes the result as a snapshot of the same name under another root (docs/archive.md,
  * "Re-parsing"). Each row that downloaded a body is read again from its response record: the body
  * decoded as the crawler decodes it, read by readDocument within the crawl's recorded limits, JSON-LD
- * contexts answered from the archive. A 304 row takes its statements from the snapshot it carried
- * them from (its quads.parquet, beside the folder). Every other column is the published row's; the
- * schedule is the published one; the WARC files are linked in. Rows are streamed from DuckDB and at
- * most a few documents are held at once.
+ * contexts answered from the archive. A 304 row takes its statements, after the others, from the
+ * snapshot it carried them from (its quads.parquet, beside the folder). Every other column is the
+ * published row's; the schedule is the published one; the WARC files are linked in. Rows are
+ * streamed from DuckDB and at most a few documents are held at once.
  */
 export async function reparseSnapshot(options: ReparseOptions): Promise<PublishedSnapshot> {
   const folder = resolve(options.folder);
@@ -160,22 +134,8 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
     const loadContext: ContextLoader = archivedContextLoader(folder, join(folder, CDXJ_FILE), query, config);
     const documentsFile = sqlString(join(folder, parquetFileName('documents')));
     const [[total]] = await queryRows(rows.connection, `SELECT count(*) FROM read_parquet(${documentsFile})`);
-    const carried = (record: DocumentRecord) =>
-      query(async (connection) => {
-        const quads = sqlString(join(dirname(folder), record.carriedFrom!, parquetFileName('quads')));
-        const byGraph = await statementsByGraph(
-          connection,
-          `SELECT graph, subject, predicate, object, object_kind, datatype, lang FROM read_parquet(${quads})
-            WHERE graph = ${sqlString(record.finalUrl)}`,
-        );
-        return byGraph.get(record.finalUrl) ?? [];
-      });
     const rebuild = async (record: DocumentRecord): Promise<CrawledDocument> => {
       if (record.downloadedBy) return { record, statements: [] };
-      if (record.carriedFrom) {
-        const statements = await carried(record);
-        return { record: { ...record, statements: statements.length }, statements };
-      }
       if (record.warcFilename && (record.error === null || READ_ERRORS.has(record.error))) {
         return reread(folder, record, config, limits, loadContext);
       }
@@ -190,9 +150,15 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
     let done = 0;
     let statements = 0;
     const state = () => ({ done, total: Number(total), statements });
+    const connections = [rows.connection, lookups.connection] as const;
+    const everyDocument = async function* () {
+      yield* readAhead(uncarriedRecords(rows.connection, folder), 2 * availableParallelism(), rebuild);
+      for (const source of await carriedSources(rows.connection, folder)) {
+        yield* carriedDocuments(connections, folder, source);
+      }
+    };
     const documents = async function* () {
-      const source = streamRecords(rows.connection, recordsSql(folder));
-      for await (const document of readAhead(source, 2 * availableParallelism(), rebuild)) {
+      for await (const document of everyDocument()) {
         done++;
         statements += document.statements.length;
         options.progress?.update(state());
@@ -200,6 +166,7 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
       }
       options.progress?.finish(state());
     };
+    const schedule = await readSchedule(folder);
     const publication = await openPublication({
       root,
       name: manifest.name,
@@ -217,7 +184,7 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
       clock: options.clock,
       log: options.log,
     });
-    return await publication.commit(await readSchedule(folder));
+    return await publication.commit(schedule);
   } finally {
     rows.close();
     lookups.close();

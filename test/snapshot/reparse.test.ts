@@ -153,6 +153,9 @@ test('bad input exits 2 with one line', async () => {
   assert.equal(ownRoot.status, 2);
   assert.match(ownRoot.stderr, /is the snapshots root of .*; reparse publishes into another root/);
   assert.equal(ownRoot.stderr.trim().split('\n').length, 1);
+  const inside = await runCli(['reparse', join(source, WEEKS[0]), '--out', join(source, WEEKS[0], 'again')]);
+  assert.equal(inside.status, 2);
+  assert.match(inside.stderr, /is inside .*; reparse publishes into another root/);
   const missing = await runCli(['reparse', join(source, 'no-such-week'), '--out', out]);
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /not a published snapshot folder/);
