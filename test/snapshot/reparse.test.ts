@@ -141,6 +141,10 @@ test('reparse through the CLI rebuilds both weeks exactly', async () => {
     }
     await verifySnapshot(join(out, week));
   }
+  // the same source read again by the same parsers is the same input: nothing to do
+  const again = await runCli(['reparse', join(source, WEEKS[0]), '--out', out]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /^snapshot 2026-01-05 is already reparsed in .*; nothing to do\n$/);
   const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8'));
   assert.deepEqual(
     index.snapshots.map((s: { name: string }) => s.name),
