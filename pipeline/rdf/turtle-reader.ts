@@ -105,8 +105,14 @@ class TurtleReader {
   private readonly baseIri: string;
   private resolver: N3Resolver | null = null;
   private readonly prefixes = new Map<string, string>();
-  /** Prefixed names read before, by a hash of their bytes: raw text, then its IRI. */
-  private readonly names: string[] = new Array(2 * NAME_SLOTS).fill('');
+  // prefixed names read before, by a hash of their bytes: where one was written (-1: none), its
+  // length and its IRI; and the namespace of the prefix read last, with where it was written
+  private readonly nameAt = new Int32Array(NAME_SLOTS).fill(-1);
+  private readonly nameLength = new Int32Array(NAME_SLOTS);
+  private readonly nameIri: string[] = new Array(NAME_SLOTS).fill('');
+  private prefixAt = -1;
+  private prefixLength = 0;
+  private namespace = '';
   private pos = 0;
   private depth = 0;
   /** Whether the last `[ … ]` read was empty. */
@@ -192,7 +198,8 @@ class TurtleReader {
     this.skip();
     if (bytes[this.pos] !== LT) throw UNSURE;
     this.prefixes.set(this.text.slice(start, colon), this.iri());
-    this.names.fill('');
+    this.nameAt.fill(-1);
+    this.prefixAt = -1;
     if (dotted) this.dot();
   }
 
@@ -225,7 +232,10 @@ class TurtleReader {
       else break;
     }
     // n3's lexer reads `true.` and `false.` as a boolean and a dot, whatever follows
-    if (this.text.startsWith('true.', start) || this.text.startsWith('false.', start)) throw UNSURE;
+    const first = bytes[start];
+    if ((first === 0x74 || first === 0x66) && /^(?:true|false)\./.test(this.text.slice(start, start + 6))) {
+      throw UNSURE;
+    }
     return at;
   }
 
@@ -262,8 +272,8 @@ class TurtleReader {
   private propertyList(node: string): void {
     this.pos++;
     this.skip();
-    this.emptyNode = this.bytes[this.pos] === CLOSE_BRACKET;
-    if (!this.emptyNode) {
+    const empty = this.bytes[this.pos] === CLOSE_BRACKET;
+    if (!empty) {
       this.enter();
       this.predicateObjectList(node);
       this.skip();
@@ -271,6 +281,7 @@ class TurtleReader {
       this.depth--;
     }
     this.pos++;
+    this.emptyNode = empty;
   }
 
   private enter(): void {
@@ -494,17 +505,32 @@ class TurtleReader {
     this.check(end);
     this.pos = end;
     // most names repeat (predicates, classes, datatypes): one IRI string each, found without hashing
-    const slot =
-      (((end - start) * 97 + bytes[end - 1] * 13 + bytes[Math.max(end - 2, start)]) & (NAME_SLOTS - 1)) * 2;
-    const known = this.names[slot];
-    if (known.length === end - start && this.text.startsWith(known, start)) return this.names[slot + 1];
-    const namespace = this.prefixes.get(this.text.slice(start, colon));
-    if (namespace === undefined) throw UNSURE;
+    const length = end - start;
+    const slot = (length * 97 + bytes[end - 1] * 13 + bytes[Math.max(end - 2, start)]) & (NAME_SLOTS - 1);
+    if (this.nameLength[slot] === length && this.sameBytes(this.nameAt[slot], start, length)) {
+      return this.nameIri[slot];
+    }
+    if (this.prefixLength !== colon - start || !this.sameBytes(this.prefixAt, start, colon - start)) {
+      const namespace = this.prefixes.get(this.text.slice(start, colon));
+      if (namespace === undefined) throw UNSURE;
+      this.namespace = namespace;
+      this.prefixAt = start;
+      this.prefixLength = colon - start;
+    }
     const local = this.text.slice(colon + 1, end);
-    const iri = namespace + (escaped ? local.replace(/\\(.)/g, '$1') : local);
-    this.names[slot] = this.text.slice(start, end);
-    this.names[slot + 1] = iri;
+    const iri = this.namespace + (escaped ? local.replace(/\\(.)/g, '$1') : local);
+    this.nameAt[slot] = start;
+    this.nameLength[slot] = length;
+    this.nameIri[slot] = iri;
     return iri;
+  }
+
+  /** Whether the `length` bytes at `a` (-1: none) are those at `b`. */
+  private sameBytes(a: number, b: number, length: number): boolean {
+    if (a < 0) return false;
+    const bytes = this.bytes;
+    for (let i = 0; i < length; i++) if (bytes[a + i] !== bytes[b + i]) return false;
+    return true;
   }
 
   /** `_:label` (ASCII) as the document's label. */
