@@ -74,6 +74,23 @@ const AFTER_TAG = table((c) => ' \t\n\r,;.#)]'.includes(c));
 const WHITESPACE = table((c) => ' \t\n\r'.includes(c));
 const SCHEME_CHAR = table((c) => /[A-Za-z0-9+.-]/.test(c));
 
+/** Whether a code point below U+10000 is in PN_CHARS_BASE, as n3's lexer tests it. */
+function isBaseChar(code: number): boolean {
+  return (
+    (code >= 0xc0 &&
+      code <= 0x1fff &&
+      code !== 0xd7 &&
+      code !== 0xf7 &&
+      (code < 0x300 || (code >= 0x370 && code !== 0x37e))) ||
+    (code >= 0x200c && code <= 0x200d) ||
+    (code >= 0x2070 && code <= 0x218f) ||
+    (code >= 0x2c00 && code <= 0x2fef) ||
+    (code >= 0x3001 && code <= 0xd7ff) ||
+    (code >= 0xf900 && code <= 0xfdcf) ||
+    (code >= 0xfdf0 && code <= 0xfffd)
+  );
+}
+
 /** The parts of n3's parser (2.13, pinned) that resolve IRIs, used so that resolution is n3's own. */
 interface N3Resolver {
   _resolveIRI(iri: string): string | null;
@@ -85,8 +102,8 @@ interface N3Resolver {
  * (relative ones resolved by n3's own code), prefixed names with `%xx` and backslash escapes,
  * `a`, `;` and `,` lists, blank-node labels, `[ … ]` property lists, collections, string literals
  * in the four quote forms with ECHAR/UCHAR escapes, language tags, datatypes, numbers, booleans
- * and comments, names and labels in ASCII. It is not the parser of record: n3 is
- * (parse-line-formats.ts). On anything else - a syntax error, RDF 1.2 syntax, a non-ASCII name,
+ * and comments. It is not the parser of record: n3 is
+ * (parse-line-formats.ts). On anything else - a syntax error, RDF 1.2 syntax,
  * an escape in an IRI, a token n3 might split differently, nesting deeper than MAX_DEPTH - it
  * stops and says so, and n3 reads the document from the start, so that what n3 accepts, refuses
  * and reports is the contract. Within that form it gives what n3 gives with the lean factory,
@@ -124,7 +141,8 @@ class TurtleReader {
   private kind: 'iri' | 'bnode' | 'literal' = 'iri';
   private language = '';
   private datatype = '';
-  // a label is mostly an object in one statement and the subject of the next; tags repeat
+  // a label is mostly an object in one statement and the subject of the next (its bytes one
+  // character per byte, then the label); tags repeat
   private lastLabel = '';
   private lastBlank = '';
   private lastLanguage = '';
@@ -197,7 +215,7 @@ class TurtleReader {
     this.pos = colon + 1;
     this.skip();
     if (bytes[this.pos] !== LT) throw UNSURE;
-    this.prefixes.set(this.text.slice(start, colon), this.iri());
+    this.prefixes.set(this.decode(start, colon), this.iri());
     this.nameAt.fill(-1);
     this.prefixAt = -1;
     if (dotted) this.dot();
@@ -219,21 +237,28 @@ class TurtleReader {
     return this.resolver;
   }
 
-  /** The end of a PN_PREFIX (ASCII) starting at `at`: `at` itself when there is none. */
+  /** The end of a PN_PREFIX starting at `at`: `at` itself when there is none. */
   private prefixEnd(at: number): number {
     const bytes = this.bytes;
     const start = at;
-    if (LETTER[bytes[at]] !== 1) return at;
-    at++;
+    const first = this.nameChar(at, LETTER, false);
+    if (first === 0) return at;
+    at += first;
     for (;;) {
-      const c = bytes[at];
-      if (NAME_CHAR[c] === 1) at++;
-      else if (c === DOT && NAME_CHAR[bytes[at + 1]] === 1) at += 2;
-      else break;
+      let length = this.nameChar(at, NAME_CHAR, true);
+      if (length === 0 && bytes[at] === DOT) {
+        length = this.nameChar(at + 1, NAME_CHAR, true);
+        if (length !== 0) length++;
+      }
+      if (length === 0) break;
+      at += length;
     }
     // n3's lexer reads `true.` and `false.` as a boolean and a dot, whatever follows
-    const first = bytes[start];
-    if ((first === 0x74 || first === 0x66) && /^(?:true|false)\./.test(this.text.slice(start, start + 6))) {
+    const initial = bytes[start];
+    if (
+      (initial === 0x74 || initial === 0x66) &&
+      /^(?:true|false)\./.test(this.text.slice(start, start + 6))
+    ) {
       throw UNSURE;
     }
     return at;
@@ -483,7 +508,7 @@ class TurtleReader {
     return false;
   }
 
-  /** A prefixed name (ASCII), as its IRI. */
+  /** A prefixed name, as its IRI. */
   private name(): string {
     const bytes = this.bytes;
     const start = this.pos;
@@ -494,7 +519,9 @@ class TurtleReader {
     let escaped = false;
     for (;;) {
       const c = bytes[at];
-      if ((end === colon + 1 ? LOCAL_START : LOCAL_CHAR)[c] === 1) end = ++at;
+      const first = end === colon + 1;
+      const length = this.nameChar(at, first ? LOCAL_START : LOCAL_CHAR, !first);
+      if (length !== 0) end = at += length;
       else if (c === PERCENT && HEX[bytes[at + 1]] === 1 && HEX[bytes[at + 2]] === 1) end = at += 3;
       else if (c === BACKSLASH && LOCAL_ESCAPE[bytes[at + 1]] === 1) {
         end = at += 2;
@@ -511,18 +538,48 @@ class TurtleReader {
       return this.nameIri[slot];
     }
     if (this.prefixLength !== colon - start || !this.sameBytes(this.prefixAt, start, colon - start)) {
-      const namespace = this.prefixes.get(this.text.slice(start, colon));
+      const namespace = this.prefixes.get(this.decode(start, colon));
       if (namespace === undefined) throw UNSURE;
       this.namespace = namespace;
       this.prefixAt = start;
       this.prefixLength = colon - start;
     }
-    const local = this.text.slice(colon + 1, end);
+    const local = this.decode(colon + 1, end);
     const iri = this.namespace + (escaped ? local.replace(/\\(.)/g, '$1') : local);
     this.nameAt[slot] = start;
     this.nameLength[slot] = length;
     this.nameIri[slot] = iri;
     return iri;
+  }
+
+  /**
+   * The length in bytes of the name character at `at`, 0 when there is none: ASCII ones from
+   * `ascii`, others as n3's lexer classes them: PN_CHARS_BASE, and with `extended` the rest of
+   * PN_CHARS (U+00B7, U+0300-U+036F, U+203F-U+2040).
+   */
+  private nameChar(at: number, ascii: Uint8Array, extended: boolean): number {
+    const bytes = this.bytes;
+    const c = bytes[at];
+    if (c < 0x80) return ascii[c];
+    // the bytes are valid UTF-8: a lead byte and its continuation bytes
+    if (c < 0xe0) {
+      const code = ((c & 0x1f) << 6) | (bytes[at + 1] & 0x3f);
+      return isBaseChar(code) || (extended && (code === 0xb7 || (code >= 0x300 && code <= 0x36f))) ? 2 : 0;
+    }
+    if (c < 0xf0) {
+      const code = ((c & 0x0f) << 12) | ((bytes[at + 1] & 0x3f) << 6) | (bytes[at + 2] & 0x3f);
+      return isBaseChar(code) || (extended && (code === 0x203f || code === 0x2040)) ? 3 : 0;
+    }
+    const code = ((c & 0x07) << 18) | ((bytes[at + 1] & 0x3f) << 12) | ((bytes[at + 2] & 0x3f) << 6);
+    // n3 takes a surrogate pair with a high half up to U+DB7F: U+10000 to U+EFFFF
+    return code >= 0x10000 && code < 0xf0000 ? 4 : 0;
+  }
+
+  /** Bytes `start` to `end` as text, decoded only when some byte is not ASCII. */
+  private decode(start: number, end: number): string {
+    const bytes = this.bytes;
+    for (let at = start; at < end; at++) if (bytes[at] >= 0x80) return bytes.toString('utf8', start, end);
+    return this.text.slice(start, end);
   }
 
   /** Whether the `length` bytes at `a` (-1: none) are those at `b`. */
@@ -533,25 +590,29 @@ class TurtleReader {
     return true;
   }
 
-  /** `_:label` (ASCII) as the document's label. */
+  /** `_:label` as the document's label. */
   private label(): string {
     const bytes = this.bytes;
     if (bytes[this.pos + 1] !== COLON) throw UNSURE;
     const start = this.pos + 2;
     let at = start;
-    if (LABEL_START[bytes[at]] !== 1) throw UNSURE;
-    at++;
+    const first = this.nameChar(at, LABEL_START, false);
+    if (first === 0) throw UNSURE;
+    at += first;
     for (;;) {
-      const c = bytes[at];
-      if (NAME_CHAR[c] === 1) at++;
-      else if (c === DOT && NAME_CHAR[bytes[at + 1]] === 1) at += 2;
-      else break;
+      let length = this.nameChar(at, NAME_CHAR, true);
+      if (length === 0 && bytes[at] === DOT) {
+        length = this.nameChar(at + 1, NAME_CHAR, true);
+        if (length !== 0) length++;
+      }
+      if (length === 0) break;
+      at += length;
     }
     this.check(at);
     this.pos = at;
     if (at - start !== this.lastLabel.length || !this.text.startsWith(this.lastLabel, start)) {
       this.lastLabel = this.text.slice(start, at);
-      this.lastBlank = this.labelPrefix + this.lastLabel;
+      this.lastBlank = this.labelPrefix + this.decode(start, at);
     }
     return this.lastBlank;
   }
