@@ -603,7 +603,8 @@ class TurtleReader {
       let length = this.nameChar(at, NAME_CHAR, true);
       if (length === 0 && bytes[at] === DOT) {
         length = this.nameChar(at + 1, NAME_CHAR, true);
-        if (length !== 0) length++;
+        // n3's label expression takes a dot only before a character of the Basic Multilingual Plane
+        length = length === 0 || length === 4 ? 0 : length + 1;
       }
       if (length === 0) break;
       at += length;

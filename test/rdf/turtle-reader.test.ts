@@ -182,6 +182,7 @@ test('hostile documents: deep nesting, huge literals, one odd construct at the e
     'ex:s ex:p "x"@en--ltr .',
     'ex:s ex:p <http://example.org/\\u0041> .',
     'ex:s ex:p ex:a\u00a0.',
+    '_:a.😀b ex:p ex:o .',
     'ex:s ex:p ex:o',
     'ex:s ex:p ex:o ; .\nex:t ex:p undeclared:x .',
     'VERSION "1.2"\nex:s ex:p ex:o .',
@@ -291,7 +292,20 @@ function generated(next: () => number): string {
     return quoted + pick(['', '', '@en', '@en-GB', '^^ex:t', '^^<http://a/t>', '^^<t>']);
   };
   const term = () =>
-    pick(['_:b1', '_:b.2', '_:x-y', '_:ü1', '_:x·y', '1', '-2.5', '+.5e3', '1.E-2', 'true', 'false']);
+    pick([
+      '_:b1',
+      '_:b.2',
+      '_:x-y',
+      '_:ü1',
+      '_:x·y',
+      '_:x😀.y',
+      '1',
+      '-2.5',
+      '+.5e3',
+      '1.E-2',
+      'true',
+      'false',
+    ]);
   const object = (depth: number): string => {
     const r = next();
     if (depth < 3 && r < 0.15) return `[${gap()}${pairs(depth + 1)}${gap()}]`;
