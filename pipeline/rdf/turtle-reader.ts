@@ -568,6 +568,8 @@ class TurtleReader {
     }
     if (c < 0xf0) {
       const code = ((c & 0x0f) << 12) | ((bytes[at + 1] & 0x3f) << 6) | (bytes[at + 2] & 0x3f);
+      // name characters that n3's lexer also takes for whitespace, ending `a`, `true` or `PREFIX`
+      if (code === 0x1680 || code === 0xfeff) throw UNSURE;
       return isBaseChar(code) || (extended && (code === 0x203f || code === 0x2040)) ? 3 : 0;
     }
     const code = ((c & 0x07) << 18) | ((bytes[at + 1] & 0x3f) << 12) | ((bytes[at + 2] & 0x3f) << 6);
