@@ -35,6 +35,10 @@ export interface CrawlCliOptions {
   maxCrawlContexts: string;
   parseBudget: string;
   parseMemory: string;
+  /** False with --no-warc (commander's default for it is true). */
+  warc?: boolean;
+  /** False with --no-conditional. */
+  conditional?: boolean;
   userAgent?: string;
   policy: string;
   now?: string;
@@ -99,6 +103,11 @@ export function addCrawlOptions(command: Command): Command {
       '--parse-memory <MiB>',
       'heap one parse worker may use (one worker per core); a document needing more is too_complex',
       String(CRAWL_DEFAULTS.parseMemoryMb),
+    )
+    .option('--no-warc', 'do not keep the WARC archive of the crawl (saves its disk space: docs/archive.md)')
+    .option(
+      '--no-conditional',
+      're-visits download every document in full (no If-None-Match / If-Modified-Since, no 304)',
     )
     .option('--user-agent <text>', 'User-Agent header (must contain our product token)')
     .addOption(
@@ -174,6 +183,8 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     maxContextsPerCrawl: integer('--max-crawl-contexts', o.maxCrawlContexts),
     parseBudgetMs: parseDuration(o.parseBudget, '--parse-budget'),
     parseMemoryMb: integer('--parse-memory', o.parseMemory),
+    ...(o.warc === false ? { warc: false } : {}),
+    ...(o.conditional === false ? { conditional: false } : {}),
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),
   });
   const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;

@@ -70,6 +70,15 @@ export interface CrawlConfig {
   readonly caCertificates: readonly string[];
   /** Lift the address guard (loopback, private ranges); for the simulated Web and tests only. */
   readonly allowPrivate: boolean;
+  /** Keep every HTTP exchange of a crawl as WARC in its run folder (docs/archive.md). */
+  readonly warc: boolean;
+  /** A WARC file is closed and the next one started once it passes this many bytes. */
+  readonly warcFileBytes: number;
+  /**
+   * Re-visits send If-None-Match / If-Modified-Since from the document's previous observation, and
+   * a 304 carries its statements over (docs/crawling.md, "Conditional re-visits").
+   */
+  readonly conditional: boolean;
 }
 
 export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
@@ -94,6 +103,9 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   resolve: Object.freeze([]),
   caCertificates: Object.freeze([]),
   allowPrivate: false,
+  warc: true,
+  warcFileBytes: 1024 * 1024 * 1024,
+  conditional: true,
 });
 
 function wholeNumber(name: string, value: unknown, least: number): number {
@@ -121,6 +133,7 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
     'robotsMaxBytes',
     'maxAttempts',
     'maxLinksPerDocument',
+    'warcFileBytes',
   ] as const) {
     wholeNumber(k, c[k], 1);
   }
@@ -141,6 +154,9 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
   }
   for (const k of ['timeoutMs', 'parseBudgetMs'] as const) {
     if (c[k] === 0) throw invalidInput(k, 'a positive number of milliseconds', c[k]);
+  }
+  for (const k of ['warc', 'conditional'] as const) {
+    if (typeof c[k] !== 'boolean') throw invalidInput(k, 'true or false', c[k]);
   }
   if (typeof c.userAgent !== 'string' || !c.userAgent.includes(c.productToken)) {
     throw invalidInput(

@@ -51,7 +51,8 @@ function toStatement(row: unknown[]): Statement {
   };
 }
 
-async function statementsByGraph(
+/** Reads `sql` (graph, then the six statement columns) into the statements of each graph. */
+export async function statementsByGraph(
   connection: DuckDBConnection,
   sql: string,
 ): Promise<Map<string, Statement[]>> {

@@ -44,6 +44,8 @@ export interface PublishOptions {
   readonly config: object;
   /** The crawl's documents; called once per publish attempt. */
   readonly documents: () => AsyncIterable<CrawledDocument>;
+  /** The folder of the crawl's WARC files (docs/archive.md), published with the snapshot; none when absent. */
+  readonly archive?: string;
   readonly clock: Clock;
   readonly log?: Logger;
   /**
@@ -66,7 +68,8 @@ export const PHASE_WEIGHTS: Readonly<Record<string, number>> = {
   'redirects.parquet': 1,
   'changes.parquet': 1,
   'schedule.parquet': 1,
-  'data.nq.gz': 32,
+  'data.nq.gz': 31,
+  archive: 1,
   stats: 2,
   'checksums and fsync': 1,
 };
@@ -312,7 +315,14 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
       const files: ManifestFile[] = [];
       const rowsOf = (name: string) => written.get(name)?.rows ?? 0;
       for (const output of OUTPUTS) {
-        const context = { connection, work, scratch: scratch.outputs, snapshot, written };
+        const context = {
+          connection,
+          work,
+          scratch: scratch.outputs,
+          snapshot,
+          archive: options.archive ?? null,
+          written,
+        };
         for (const file of await output.write(context)) {
           written.set(file.name, file);
           const rows = file.rows === undefined ? {} : { rows: file.rows };

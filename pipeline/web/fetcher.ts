@@ -1,17 +1,29 @@
 import { Agent } from 'undici';
-import { type Clock, type CrawlConfig, type FetchResult, systemClock } from '../core/index.ts';
+import {
+  type Clock,
+  type CrawlConfig,
+  type FetchResult,
+  systemClock,
+  type Validators,
+} from '../core/index.ts';
 import { ACCEPT_JSONLD, ACCEPT_RDF } from './accept.ts';
 import type { WebContext } from './exchange.ts';
+import type { ExchangeObserver } from './exchange-record.ts';
 import { fetchWithRules, type UrlClaim } from './fetch-document.ts';
 import { pinnedConnector } from './pinned-connector.ts';
-import type { PldStats } from './pld-stats.ts';
+import { type PldStats, pldStatsObserver } from './pld-stats.ts';
 import { createPolitenessGate, type PolitenessGate } from './politeness-gate.ts';
 import { createRobotsCache } from './robots-cache.ts';
 
 /** The crawler's one door to the Web: polite, robots-aware, guarded fetching for one crawl. */
 export interface Fetcher {
   /** Fetches a document with RDF content negotiation (see fetchWithRules for the rules and `claim`). */
-  fetchDocument(url: string, signal?: AbortSignal, claim?: UrlClaim): Promise<FetchResult>;
+  fetchDocument(
+    url: string,
+    signal?: AbortSignal,
+    claim?: UrlClaim,
+    validators?: Validators,
+  ): Promise<FetchResult>;
   /** Fetches a JSON-LD context (Accept: application/ld+json) under the same rules, for a context loader. */
   fetchContext(url: string, signal?: AbortSignal): Promise<FetchResult>;
   /** The politeness gate every request of this fetcher waits at; ask it `readyAt(pld)` to schedule. */
@@ -22,27 +34,45 @@ export interface Fetcher {
   close(): Promise<void>;
 }
 
+/** Who else is told of the fetcher's exchanges (an archive, a test). */
+export interface FetcherOptions {
+  readonly observers?: readonly ExchangeObserver[];
+}
+
 /** A fetcher for one crawl from its validated config; the clock paces politeness and timeouts. */
-export function createFetcher(config: CrawlConfig, clock: Clock = systemClock): Fetcher {
+export function createFetcher(
+  config: CrawlConfig,
+  clock: Clock = systemClock,
+  options: FetcherOptions = {},
+): Fetcher {
   const dispatcher = new Agent({
     connect: pinnedConnector(config),
     connections: config.perPld,
     headersTimeout: config.timeoutMs,
     bodyTimeout: config.timeoutMs,
   });
+  const stats = pldStatsObserver();
+  const observers = [stats, ...(options.observers ?? [])];
+  let exchanges = 0;
   const ctx: WebContext = {
     config,
     clock,
     gate: createPolitenessGate(config, clock),
     dispatcher,
-    stats: new Map(),
+    observer: {
+      exchanged(record) {
+        for (const observer of observers) observer.exchanged(record);
+      },
+    },
+    nextId: () => ++exchanges,
   };
   const robots = createRobotsCache(ctx);
   return {
-    fetchDocument: (url, signal, claim) => fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal, claim),
+    fetchDocument: (url, signal, claim, validators) =>
+      fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal, claim, validators),
     fetchContext: (url, signal) => fetchWithRules(ctx, robots, url, ACCEPT_JSONLD, signal),
     gate: ctx.gate,
-    stats: () => ctx.stats,
+    stats: () => stats.table,
     close: () => dispatcher.close(),
   };
 }
