@@ -722,10 +722,11 @@ class TurtleReader {
     }
     if (AFTER_TAG[c] !== 1 && at < this.end) throw UNSURE;
     if (at - start !== this.lastLanguage.length || !this.text.startsWith(this.lastLanguage, start)) {
-      this.lastLanguage = this.text.slice(start, at);
+      const language = this.text.slice(start, at);
+      // n3 reads `@version` after a literal as a keyword
+      if (language.toLowerCase() === 'version') throw UNSURE;
+      this.lastLanguage = language;
     }
-    // n3 reads `@version` after a literal as a keyword
-    if (this.lastLanguage.toLowerCase() === 'version') throw UNSURE;
     this.language = this.lastLanguage;
     this.pos = at;
   }

@@ -180,6 +180,8 @@ test('hostile documents: deep nesting, huge literals, one odd construct at the e
     'ex:s ex:p << ex:a ex:b ex:c >> .',
     'ex:s ex:p ex:o {| ex:q ex:r |} .',
     'ex:s ex:p "x"@en--ltr .',
+    'ex:s ex:p "x"@version .',
+    'ex:s ex:p "x"@VERSION .',
     'ex:s ex:p <http://example.org/\\u0041> .',
     'ex:s ex:p ex:a\u00a0.',
     '_:a.😀b ex:p ex:o .',
