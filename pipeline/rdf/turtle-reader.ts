@@ -245,8 +245,10 @@ class TurtleReader {
     if (first === 0) return at;
     at += first;
     for (;;) {
-      let length = this.nameChar(at, NAME_CHAR, true);
-      if (length === 0 && bytes[at] === DOT) {
+      const c = bytes[at];
+      // most names are ASCII: no call for those
+      let length = c < 0x80 ? NAME_CHAR[c] : this.nameChar(at, NAME_CHAR, true);
+      if (length === 0 && c === DOT) {
         length = this.nameChar(at + 1, NAME_CHAR, true);
         if (length !== 0) length++;
       }
@@ -520,7 +522,8 @@ class TurtleReader {
     for (;;) {
       const c = bytes[at];
       const first = end === colon + 1;
-      const length = this.nameChar(at, first ? LOCAL_START : LOCAL_CHAR, !first);
+      const ascii = first ? LOCAL_START : LOCAL_CHAR;
+      const length = c < 0x80 ? ascii[c] : this.nameChar(at, ascii, !first);
       if (length !== 0) end = at += length;
       else if (c === PERCENT && HEX[bytes[at + 1]] === 1 && HEX[bytes[at + 2]] === 1) end = at += 3;
       else if (c === BACKSLASH && LOCAL_ESCAPE[bytes[at + 1]] === 1) {
