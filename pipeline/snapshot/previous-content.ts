@@ -31,6 +31,10 @@ export async function openPreviousContent(
   before: string,
 ): Promise<PreviousContent> {
   const snapshots = (await listSnapshots(root)).filter((s) => s.startedAt < before).reverse();
+  // the first crawl of a root has nothing to ask about: no DuckDB in the crawl's process then
+  if (snapshots.length === 0) {
+    return { previous: () => undefined, statements: async () => [], close: () => {} };
+  }
   const session = await openDuckDb({ memoryLimit: '64MB' });
   const { connection } = session;
   const observations = new Map<string, PreviousObservation>();
