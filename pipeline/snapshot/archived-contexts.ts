@@ -4,7 +4,7 @@ import { readArchivedResponse } from '../archive/index.ts';
 import type { CrawlConfig } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import type { ContextLoader } from '../rdf/index.ts';
-import { decodeBody } from '../web/index.ts';
+import { alternateJsonLd, decodeBody, isJsonType } from '../web/index.ts';
 import { sqlString } from './duckdb-session.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -14,9 +14,10 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * archived each context exchange it made: what the crawl's parsers were given, with no network. A
  * context URL is looked up in the folder's CDXJ index `cdxj` (its last response record, the last retry's),
  * redirects are followed there up to `maxRedirects` hops, and the body is decoded as the crawler
- * decoded it. At most `maxContextsPerCrawl` distinct URLs are answered, as in the crawl. A context
- * the crawl never fetched, or reached by a Link to a JSON-LD alternate (contextLoader in
- * crawl/context-loader.ts), fails like an unreachable one. `query` runs one lookup at a time.
+ * decoded it; an answer in another type than JSON with a Link to its JSON-LD alternate is followed
+ * there once, as the crawl's contextLoader (crawl/context-loader.ts) did. At most
+ * `maxContextsPerCrawl` distinct URLs are answered, as in the crawl. A context the crawl never
+ * fetched fails like an unreachable one. `query` runs one lookup at a time.
  */
 export function archivedContextLoader(
   folder: string,
@@ -42,6 +43,7 @@ export function archivedContextLoader(
     });
   const answer = async (url: string): Promise<string> => {
     let current = url;
+    let followedAlternate = false;
     for (let hops = 0; hops <= config.maxRedirects; hops++) {
       const pointer = await lookup(current);
       if (!pointer) throw new ObservatoryError('parse', `JSON-LD context ${current}: not in the archive`);
@@ -56,6 +58,15 @@ export function archivedContextLoader(
           'parse',
           `JSON-LD context ${current}: HTTP ${response.status} in the archive`,
         );
+      }
+      const alternate = isJsonType(response.headers.get('content-type'))
+        ? null
+        : alternateJsonLd(response.headers.get('link') ?? undefined, current);
+      if (alternate && alternate !== current && !followedAlternate) {
+        followedAlternate = true;
+        current = alternate;
+        hops = -1;
+        continue;
       }
       const decoded = await decodeBody(
         Readable.from([response.payload]),

@@ -10,6 +10,7 @@ export type { ExchangeObserver, ExchangeRecord, RawResponse, Truncation } from '
 export type { UrlClaim } from './fetch-document.ts';
 export type { Fetcher, FetcherOptions } from './fetcher.ts';
 export { createFetcher } from './fetcher.ts';
+export { alternateJsonLd, isJsonType } from './link-header.ts';
 export type { PldStats } from './pld-stats.ts';
 export type { Permit, PolitenessGate } from './politeness-gate.ts';
 export { createPolitenessGate } from './politeness-gate.ts';

@@ -41,6 +41,22 @@ before(async () => {
       { 'Content-Type': 'application/ld+json', 'Content-Encoding': 'gzip' },
       gzipSync(CONTEXT),
     ),
+    // as https://schema.org answers: HTML, with a Link to the JSON-LD context
+    await response(
+      'http://vocab.example/',
+      'HTTP/1.1 200 OK',
+      {
+        'Content-Type': 'text/html',
+        Link: '</docs/context.jsonld>; rel="alternate"; type="application/ld+json"',
+      },
+      Buffer.from('<html><body>the vocabulary, for people</body></html>'),
+    ),
+    await response(
+      'http://vocab.example/docs/context.jsonld',
+      'HTTP/1.1 200 OK',
+      { 'Content-Type': 'application/ld+json' },
+      Buffer.from(CONTEXT),
+    ),
   ];
   writeFileSync(join(folder, 's-00000.warc.gz'), Buffer.concat(members));
   const lines: string[] = [];
@@ -74,6 +90,10 @@ test('a context is answered from its archived exchange, through its redirect, de
     read.statements.map((s) => [s.subject, s.predicate, s.object]),
     [['http://x.example/s', 'http://schema.org/name', 'n']],
   );
+});
+
+test('a context URL answering HTML with a Link to its JSON-LD alternate is followed there', async () => {
+  assert.equal(await loader()('http://vocab.example/'), CONTEXT);
 });
 
 test('a context the crawl never fetched fails; past the per-crawl limit one is refused', async () => {
