@@ -3,6 +3,7 @@ import { demoCommand } from './demo.ts';
 import { estimateCommand } from './estimate.ts';
 import { evaluateCommand } from './evaluate.ts';
 import { expandCommand } from './expand.ts';
+import { migrateCommand } from './migrate.ts';
 import { planCommand } from './plan.ts';
 import { portalCommand } from './portal.ts';
 import { reparseCommand } from './reparse.ts';
@@ -21,6 +22,7 @@ export const commands: Array<() => Command> = [
   planCommand,
   evaluateCommand,
   verifyCommand,
+  migrateCommand,
   reparseCommand,
   statsCommand,
   portalCommand,

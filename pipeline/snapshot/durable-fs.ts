@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { copyFile, link, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
 
@@ -71,4 +71,16 @@ export async function hashFile(path: string): Promise<{ bytes: number; sha256: s
     throw ioError('read', path, error);
   }
   return { bytes, sha256: hash.digest('hex') };
+}
+
+/** A hard link of `from` at `to` (a copy across file systems). */
+export async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // another file system (or one without hard links): copy instead
+    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw error;
+    await copyFile(from, to);
+  }
 }

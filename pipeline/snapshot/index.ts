@@ -13,6 +13,7 @@ export {
   retrievedRdf,
   sqlString,
 } from './duckdb-session.ts';
+export { linkOrCopy } from './durable-fs.ts';
 export type { ManifestFile, ReparsedFrom, SnapshotManifest } from './manifest.ts';
 export { readManifest } from './manifest.ts';
 export type { PreviousContent } from './previous-content.ts';
@@ -33,5 +34,7 @@ export {
 } from './schema.ts';
 export { isSnapshotName, snapshotKindOf, snapshotName } from './snapshot-name.ts';
 export type { RankedCount, SnapshotStats } from './snapshot-stats.ts';
+export type { TableLinks } from './table-links.ts';
+export { linkSnapshotTables, TABLES_DIR } from './table-links.ts';
 export type { VerifyReport } from './verify.ts';
 export { verifySnapshot } from './verify.ts';

@@ -33,6 +33,7 @@ import {
 import { isSnapshotName, snapshotKindOf } from './snapshot-name.ts';
 import { computeStats } from './snapshot-stats.ts';
 import { stageCrawl, stageSchedule } from './staging.ts';
+import { linkSnapshotTables } from './table-links.ts';
 
 /** The folder, under a snapshot root, where crawls in progress and publishes being built live. */
 export const INCOMPLETE_DIR = '.incomplete';
@@ -311,6 +312,8 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
       if (!(await listSnapshots(root)).some((e) => e.name === options.name)) {
         await addToCatalogue(root, await catalogueEntry(folder, manifest, options.clock));
       }
+      // a publish killed after the rename left the tables/ view without this snapshot: the rerun adds it
+      await linkSnapshotTables(root, options.name, options.kind);
       return { name: options.name, folder, manifest, alreadyPublished: true };
     };
 
@@ -401,6 +404,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
           }
           await fsyncPath(root);
           await addToCatalogue(root, await catalogueEntry(folder, manifest, options.clock));
+          await linkSnapshotTables(root, options.name, options.kind);
           log.info({ snapshot: options.name, folder }, 'snapshot published');
           return { name: options.name, folder, manifest, alreadyPublished: false };
         } finally {

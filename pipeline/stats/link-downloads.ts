@@ -1,22 +1,9 @@
-import { copyFile, link } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotView } from './portal-data.ts';
 import type { SiteFile } from './site-sync.ts';
 
 /** The folder of the built site that mirrors the snapshots folder when downloads are served with the site. */
 export const DOWNLOADS_DIR = 'snapshots';
-
-/** A hard link of `from` at `to` (a copy across file systems). */
-export async function linkOrCopy(from: string, to: string): Promise<void> {
-  try {
-    await link(from, to);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // another file system (or one without hard links): copy instead
-    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw error;
-    await copyFile(from, to);
-  }
-}
 
 /**
  * Every published file as a file of the site at `snapshots/<name>/<file>`, a hard link (a copy

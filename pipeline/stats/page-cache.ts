@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { linkOrCopy } from '../snapshot/index.ts';
 import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
-import { linkOrCopy } from './link-downloads.ts';
 import type { PortalData, SnapshotView } from './portal-data.ts';
 import type { SiteFile } from './site-sync.ts';
 

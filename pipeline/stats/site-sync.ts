@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { linkOrCopy } from '../snapshot/index.ts';
 import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
-import { linkOrCopy } from './link-downloads.ts';
 
 /**
  * One file of the built site: a hard link to (or with `copy`, a copy of) a file, or a text, with

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listSnapshots, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { listSnapshots, TABLES_DIR, verifySnapshot } from '../../pipeline/snapshot/index.ts';
 
 const child = new URL('./publish-child.ts', import.meta.url).pathname;
 const NAME = '2026-11-16';
@@ -29,7 +29,9 @@ async function killAfter(root: string, ms: number): Promise<void> {
 
 /** What anyone reading the root may see at any moment: nothing, or a complete, catalogued-or-not folder. */
 async function assertNothingPartial(root: string, when: string): Promise<void> {
-  const visible = (await readdir(root)).filter((n) => n !== '.incomplete' && !n.startsWith('index.json'));
+  const visible = (await readdir(root)).filter(
+    (n) => n !== '.incomplete' && n !== TABLES_DIR && !n.startsWith('index.json'),
+  );
   assert.ok(visible.length === 0 || (visible.length === 1 && visible[0] === NAME), `${when}: ${visible}`);
   if (visible.length === 1) await verifySnapshot(join(root, NAME));
   const names = (await listSnapshots(root)).map((e) => e.name);
@@ -58,4 +60,9 @@ test('a publish killed with -9 at random points and rerun ends with the same fol
     (await listSnapshots(reference)).map((e) => [e.name, e.manifestSha256]),
   );
   assert.deepEqual(await readdir(join(root, '.incomplete')), []);
+  // a kill between the rename and the tables/ links left them out; the rerun made them
+  const linked = await stat(
+    join(root, TABLES_DIR, 'quads', 'kind=weekly', `date=${NAME}`, `${NAME}.parquet`),
+  );
+  assert.equal(linked.ino, (await stat(join(root, NAME, 'quads.parquet'))).ino);
 });
