@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
-import { INCOMPLETE_DIR, listSnapshots, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { INCOMPLETE_DIR, listSnapshots, TABLES_DIR, verifySnapshot } from '../../pipeline/snapshot/index.ts';
 import { CLI, snapshotCliArgs } from '../commands/cli-process.ts';
 import { halves, sampleProcess } from './process-sampler.ts';
 import { firstDifferences, type PublishedContent, publishedContent } from './published-content.ts';
@@ -62,7 +62,9 @@ function start(argv: string[]): { child: ChildProcess; exited: Promise<number | 
 
 /** What anyone may see in the snapshots root between kills: nothing, or the complete folder. */
 async function partialProblems(root: string): Promise<string[]> {
-  const visible = readdirSync(root).filter((n) => n !== INCOMPLETE_DIR && !n.startsWith('index.json'));
+  const visible = readdirSync(root).filter(
+    (n) => n !== INCOMPLETE_DIR && n !== TABLES_DIR && !n.startsWith('index.json'),
+  );
   const problems = visible.filter((n) => n !== NAME).map((n) => `unexpected entry ${n}`);
   if (visible.includes(NAME)) {
     await verifySnapshot(join(root, NAME)).catch((e: Error) =>
