@@ -1,3 +1,5 @@
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import type { Clock, CrawlConfig, Logger } from '../core/index.ts';
 import {
@@ -10,6 +12,7 @@ import {
   parseDuration,
   parseInstant,
   parseResolveRule,
+  pemCertificates,
   systemClock,
 } from '../core/index.ts';
 import type { PolicyName } from '../crawl/index.ts';
@@ -18,6 +21,7 @@ import { POLICY_NAMES } from '../crawl/index.ts';
 /** The options every crawling command shares, as commander hands them over. */
 export interface CrawlCliOptions {
   resolve: string[];
+  caFile?: string;
   allowPrivate: boolean;
   delay: string;
   perPld: string;
@@ -31,6 +35,8 @@ export interface CrawlCliOptions {
   maxCrawlContexts: string;
   parseBudget: string;
   parseMemory: string;
+  /** False with --no-warc (commander's default for it is true). */
+  warc?: boolean;
   userAgent?: string;
   policy: string;
   now?: string;
@@ -46,10 +52,14 @@ function collect(value: string, previous: string[]): string[] {
 export function addCrawlOptions(command: Command): Command {
   return command
     .option(
-      '--resolve <HOST=ADDR:PORT>',
-      "route a host to an address, like curl's (* for every host)",
+      '--resolve <HOST[:PORT]=ADDR:PORT>',
+      "route a host to an address, like curl's (* for every host; HOST:443 only for https URLs)",
       collect,
       [],
+    )
+    .option(
+      '--ca-file <file>',
+      "PEM CA certificates to trust besides the system's (e.g. the simulated Web's)",
     )
     .option('--allow-private', 'allow loopback and private addresses (the simulated Web, tests)', false)
     .option(
@@ -92,6 +102,7 @@ export function addCrawlOptions(command: Command): Command {
       'heap one parse worker may use (one worker per core); a document needing more is too_complex',
       String(CRAWL_DEFAULTS.parseMemoryMb),
     )
+    .option('--no-warc', 'do not keep the WARC archive of the crawl (saves its disk space: docs/archive.md)')
     .option('--user-agent <text>', 'User-Agent header (must contain our product token)')
     .addOption(
       new Option('--policy <name>', 'which ready PLD a free slot serves')
@@ -112,6 +123,30 @@ function integer(name: string, text: string): number {
   return n;
 }
 
+/** The certificates of a `--ca-file`, each checked to be a readable X.509 certificate. */
+function readCaFile(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw invalidInput(
+      '--ca-file',
+      'a readable file of PEM certificates',
+      `${file}: ${(error as Error).message}`,
+    );
+  }
+  const certificates = pemCertificates(text);
+  if (certificates.length === 0) throw invalidInput('--ca-file', 'at least one PEM certificate', file);
+  for (const pem of certificates) {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw invalidInput('--ca-file', 'PEM certificates that parse as X.509', file);
+    }
+  }
+  return certificates;
+}
+
 /** Everything a crawling command needs, validated once. */
 export interface CrawlSetup {
   readonly config: CrawlConfig;
@@ -128,6 +163,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
   }
   const config = crawlConfig({
     resolve: o.resolve.map(parseResolveRule),
+    ...(o.caFile ? { caCertificates: readCaFile(o.caFile) } : {}),
     allowPrivate: o.allowPrivate,
     delayMs: Math.round(delaySeconds * 1000),
     perPld: integer('--per-pld', o.perPld),
@@ -141,6 +177,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     maxContextsPerCrawl: integer('--max-crawl-contexts', o.maxCrawlContexts),
     parseBudgetMs: parseDuration(o.parseBudget, '--parse-budget'),
     parseMemoryMb: integer('--parse-memory', o.parseMemory),
+    ...(o.warc === false ? { warc: false } : {}),
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),
   });
   const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;

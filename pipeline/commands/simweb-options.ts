@@ -12,6 +12,9 @@ export interface SimWebCliOptions {
   latencyScale: string;
   docSizes: string;
   now?: string;
+  /** Only `simweb` offers these (the demo crawls plain HTTP). */
+  https?: boolean;
+  tlsPort?: string;
 }
 
 /** Adds the options that shape a simulated Web (shared by `simweb` and `demo`). */
@@ -47,6 +50,9 @@ export function simWebOptionsFromCli(o: SimWebCliOptions): SimWebOptions {
     ['plds', '--plds', o.plds],
     ['faults', '--faults', o.faults],
     ['latencyScale', '--latency-scale', o.latencyScale],
+    ...(o.tlsPort === undefined
+      ? []
+      : [['tlsPort', '--tls-port', o.tlsPort] as [keyof SimWebOptions, string, string]]),
   ];
   const values: Record<string, number> = {};
   for (const [key, flag, text] of named) values[key] = number(flag, text);
@@ -54,6 +60,7 @@ export function simWebOptionsFromCli(o: SimWebCliOptions): SimWebOptions {
     return simWebOptions({
       ...values,
       docSizes: o.docSizes as DocSizeProfile,
+      https: o.https === true,
       ...(o.now ? { now: parseInstant(o.now) } : {}),
     });
   } catch (error) {

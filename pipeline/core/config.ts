@@ -5,9 +5,14 @@ export const PRODUCT_TOKEN = 'LinkedDataObservatory';
 export const SOFTWARE_VERSION = '0.1.0';
 export const DEFAULT_USER_AGENT = `${PRODUCT_TOKEN}/${SOFTWARE_VERSION} (+https://linked-data-observatory.github.io/about/)`;
 
-/** Where `--resolve HOST=ADDR:PORT` sends a host; `*` as host matches every host. */
+/**
+ * Where `--resolve HOST[:PORT]=ADDR:PORT` sends a host; `*` as host matches every host. With a
+ * port on the left, the rule applies only to URLs of that port (443 for `https:` URLs without one).
+ */
 export interface ResolveRule {
   readonly host: string;
+  /** The URL port the rule is for; absent: every port. */
+  readonly fromPort?: number;
   readonly address: string;
   readonly port: number;
 }
@@ -58,8 +63,17 @@ export interface CrawlConfig {
    */
   readonly parseMemoryMb: number;
   readonly resolve: readonly ResolveRule[];
+  /**
+   * CA certificates (PEM) trusted in addition to the system's, e.g. the simulated Web's test CA
+   * (`--ca-file`).
+   */
+  readonly caCertificates: readonly string[];
   /** Lift the address guard (loopback, private ranges); for the simulated Web and tests only. */
   readonly allowPrivate: boolean;
+  /** Keep every HTTP exchange of a crawl as WARC in its run folder (docs/archive.md). */
+  readonly warc: boolean;
+  /** A WARC file is closed and the next one started once it passes this many bytes. */
+  readonly warcFileBytes: number;
 }
 
 export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
@@ -82,7 +96,10 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   parseBudgetMs: 60_000,
   parseMemoryMb: 192,
   resolve: Object.freeze([]),
+  caCertificates: Object.freeze([]),
   allowPrivate: false,
+  warc: true,
+  warcFileBytes: 1024 * 1024 * 1024,
 });
 
 function wholeNumber(name: string, value: unknown, least: number): number {
@@ -110,6 +127,7 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
     'robotsMaxBytes',
     'maxAttempts',
     'maxLinksPerDocument',
+    'warcFileBytes',
   ] as const) {
     wholeNumber(k, c[k], 1);
   }
@@ -131,6 +149,7 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
   for (const k of ['timeoutMs', 'parseBudgetMs'] as const) {
     if (c[k] === 0) throw invalidInput(k, 'a positive number of milliseconds', c[k]);
   }
+  if (typeof c.warc !== 'boolean') throw invalidInput('warc', 'true or false', c.warc);
   if (typeof c.userAgent !== 'string' || !c.userAgent.includes(c.productToken)) {
     throw invalidInput(
       'userAgent',
@@ -138,25 +157,65 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
       c.userAgent,
     );
   }
-  return Object.freeze({ ...c, resolve: Object.freeze([...c.resolve]) });
+  if (!Array.isArray(c.caCertificates) || !c.caCertificates.every(isPemCertificate)) {
+    throw invalidInput('caCertificates', 'PEM certificates', c.caCertificates);
+  }
+  return Object.freeze({
+    ...c,
+    resolve: Object.freeze([...c.resolve]),
+    caCertificates: Object.freeze([...c.caCertificates]),
+  });
 }
 
-/** Parses one `--resolve HOST=ADDR:PORT` value (curl's form; `*` as host matches every host). */
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+function isPemCertificate(text: unknown): boolean {
+  return (
+    typeof text === 'string' && /^-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\s*$/.test(text)
+  );
+}
+
+/** The PEM certificates in a CA file's text, one string each (a bundle holds many). */
+export function pemCertificates(text: string): string[] {
+  return [...text.matchAll(PEM_CERTIFICATE)].map((m) => `${m[0]}\n`);
+}
+
+const isPort = (n: number) => n >= 1 && n <= 65535;
+
+/**
+ * Parses one `--resolve HOST[:PORT]=ADDR:PORT` value (curl's idea; `*` as host matches every host;
+ * `*:443=127.0.0.1:8443` routes only URLs of port 443, i.e. `https:` ones without a port).
+ */
 export function parseResolveRule(text: string): ResolveRule {
-  const m = /^([^=\s]+)=(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(text.trim());
-  const port = m ? Number(m[3]) : 0;
-  if (!m || port < 1 || port > 65535) {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^=\s:]+)(?::(\d{1,5}))?=(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(
+    text.trim(),
+  );
+  const port = m ? Number(m[4]) : 0;
+  const fromPort = m?.[2] === undefined ? undefined : Number(m[2]);
+  if (!m || !isPort(port) || (fromPort !== undefined && !isPort(fromPort))) {
     throw invalidInput(
       '--resolve',
-      'HOST=ADDR:PORT, e.g. *=127.0.0.1:8080 or dbpedia.org=127.0.0.1:8080',
+      'HOST[:PORT]=ADDR:PORT, e.g. *=127.0.0.1:8080, *:443=127.0.0.1:8443 or dbpedia.org=127.0.0.1:8080',
       text,
     );
   }
-  return Object.freeze({ host: m[1].toLowerCase(), address: m[2].replace(/^\[|\]$/g, ''), port });
+  const host = m[1].toLowerCase().replace(/^\[|\]$/g, '');
+  const address = m[3].replace(/^\[|\]$/g, '');
+  return Object.freeze(fromPort === undefined ? { host, address, port } : { host, fromPort, address, port });
 }
 
-/** The rule that routes `host`, exact host first, then `*`. */
-export function findResolveRule(rules: readonly ResolveRule[], host: string): ResolveRule | undefined {
+/**
+ * The rule that routes `host` for a URL of `port`: the exact host before `*`, and for each a rule
+ * naming the port before one for every port.
+ */
+export function findResolveRule(
+  rules: readonly ResolveRule[],
+  host: string,
+  port: number,
+): ResolveRule | undefined {
   const h = host.toLowerCase();
-  return rules.find((r) => r.host === h) ?? rules.find((r) => r.host === '*');
+  const find = (name: string) =>
+    rules.find((r) => r.host === name && r.fromPort === port) ??
+    rules.find((r) => r.host === name && r.fromPort === undefined);
+  return find(h) ?? find('*');
 }

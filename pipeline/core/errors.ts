@@ -10,7 +10,23 @@ export const ERROR_CODES = {
   dns: { action: 'skip', meaning: 'the host name did not resolve' },
   refused: { action: 'retry', meaning: 'the server refused the TCP connection' },
   reset: { action: 'retry', meaning: 'the connection was reset or closed before the response was complete' },
-  tls: { action: 'skip', meaning: 'the TLS handshake or certificate check failed' },
+  tls_expired: {
+    action: 'skip',
+    meaning: "the server's TLS certificate has expired (or is not valid yet)",
+  },
+  tls_hostname: {
+    action: 'skip',
+    meaning: "the server's TLS certificate is not valid for the URL's host name",
+  },
+  tls_untrusted: {
+    action: 'skip',
+    meaning:
+      "the server's TLS certificate is self-signed or issued by a CA that is not trusted (system store plus --ca-file)",
+  },
+  tls: {
+    action: 'skip',
+    meaning: 'the TLS handshake failed otherwise (protocol, cipher or certificate error not listed above)',
+  },
   network: { action: 'retry', meaning: 'another network-level failure' },
   robots: { action: 'skip', meaning: 'robots.txt disallows the URL for our product token' },
   robots_unavailable: {
@@ -91,6 +107,14 @@ export function quoteInput(given: unknown): string {
 export function invalidInput(what: string, expected: string, given: unknown): ObservatoryError {
   return new ObservatoryError('invalid_input', `${what}: expected ${expected}, got ${quoteInput(given)}`);
 }
+
+/** The codes of a failed TLS handshake or certificate check (a stalled handshake is a `timeout`). */
+export const TLS_ERROR_CODES: readonly ErrorCode[] = Object.freeze([
+  'tls_expired',
+  'tls_hostname',
+  'tls_untrusted',
+  'tls',
+]);
 
 export function isErrorCode(value: string): value is ErrorCode {
   return Object.hasOwn(ERROR_CODES, value);

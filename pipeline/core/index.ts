@@ -9,6 +9,7 @@ export {
   findResolveRule,
   PRODUCT_TOKEN,
   parseResolveRule,
+  pemCertificates,
   SOFTWARE_VERSION,
 } from './config.ts';
 export { parseDuration } from './duration.ts';
@@ -22,6 +23,7 @@ export {
   ObservatoryError,
   QUOTE_LIMIT,
   quoteInput,
+  TLS_ERROR_CODES,
 } from './errors.ts';
 export type { InstantRange } from './instant.ts';
 export { exactInstant, INSTANT_FORMS, parseInstant } from './instant.ts';
@@ -46,5 +48,6 @@ export type {
   ScheduleEntry,
   SnapshotKind,
   Statement,
+  WarcPointer,
 } from './types.ts';
 export { readUriList } from './uri-list.ts';

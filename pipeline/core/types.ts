@@ -59,6 +59,18 @@ export interface FetchResult {
    * fetch of the crawl requests it (status, headers and body are then that fetch's).
    */
   readonly handedOver: boolean;
+  /** The id of the exchange (web ExchangeRecord.id) whose response ends this fetch; null when none arrived. */
+  readonly responseId: number | null;
+  /** Where the archive keeps that response; absent or null when it is not archived. */
+  readonly warc?: WarcPointer | null;
+}
+
+/** Where a WARC response record lies: Common Crawl's pointer, the gzip member in its file. */
+export interface WarcPointer {
+  /** File name within the crawl's archive folder, e.g. `2026-11-16-00000.warc.gz`. */
+  readonly filename: string;
+  readonly offset: number;
+  readonly length: number;
 }
 
 /** What parsing one document produced. */
@@ -104,6 +116,14 @@ export interface DocumentRecord {
    * own, and publishing copies the owner's other response fields. Absent: this fetch downloaded it.
    */
   readonly downloadedBy?: string;
+  /**
+   * Where the WARC response record that carried this document's final response lies; null when the
+   * archive is off, no response arrived, or the record was handed over (downloadedBy). Journals
+   * written before the archive existed lack the fields: read them as null.
+   */
+  readonly warcFilename?: string | null;
+  readonly warcOffset?: number | null;
+  readonly warcLength?: number | null;
 }
 
 /** A finished fetch as the crawl journal stores it and the publisher reads it. */

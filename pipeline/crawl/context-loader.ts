@@ -2,6 +2,12 @@ import type { CrawlConfig } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import type { ContextLoader } from '../rdf/index.ts';
 import type { Fetcher } from '../web/index.ts';
+import { alternateJsonLd } from './link-header.ts';
+
+/** application/json, application/ld+json and every other `+json` type. */
+function isJson(contentType: string | undefined): boolean {
+  return /^\s*application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i.test(contentType ?? '');
+}
 
 /**
  * One crawl's remote JSON-LD contexts. They are fetched through the crawl's own fetcher, so they
@@ -11,6 +17,8 @@ import type { Fetcher } from '../web/index.ts';
  * The per-document limit is the parser's (parse-jsonld.ts), counted on every context a
  * document names, fetched or cached, so that whether a document passes does not depend on
  * what other documents fetched before it. A resumed crawl starts counting afresh.
+ * A context URL that answers in another type than JSON with a Link to its JSON-LD alternate (as
+ * https://schema.org does) is followed there once, within the same fetch of the context.
  */
 export function contextLoader(web: Fetcher, config: CrawlConfig): ContextLoader {
   const cache = new Map<string, Promise<string>>();
@@ -25,11 +33,15 @@ export function contextLoader(web: Fetcher, config: CrawlConfig): ContextLoader 
         ),
       );
     }
-    pending = web.fetchContext(url).then((result) => {
-      if (result.error || !result.body) {
-        throw new ObservatoryError('parse', `JSON-LD context ${url}: ${result.error ?? 'empty'}`);
+    pending = web.fetchContext(url).then(async (result) => {
+      const alternate = isJson(result.headers['content-type'])
+        ? null
+        : alternateJsonLd(result.headers.link, result.finalUrl);
+      const answer = alternate && alternate !== url ? await web.fetchContext(alternate) : result;
+      if (answer.error || !answer.body) {
+        throw new ObservatoryError('parse', `JSON-LD context ${answer.finalUrl}: ${answer.error ?? 'empty'}`);
       }
-      return result.body.toString('utf8');
+      return answer.body.toString('utf8');
     });
     // a failure is an answer too: the same broken context is not fetched again this crawl
     pending.catch(() => {});

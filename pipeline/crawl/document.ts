@@ -63,6 +63,9 @@ export async function processFetch(
     lastModified: fetch.headers['last-modified'] ?? null,
     headers: fetch.headers,
     redirects: fetch.redirects,
+    warcFilename: fetch.warc?.filename ?? null,
+    warcOffset: fetch.warc?.offset ?? null,
+    warcLength: fetch.warc?.length ?? null,
   };
   return { record, statements };
 }

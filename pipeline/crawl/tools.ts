@@ -1,3 +1,4 @@
+import { type CrawlArchive, openCrawlArchive } from '../archive/index.ts';
 import type { Clock, CrawlConfig } from '../core/index.ts';
 import { type ContextLoader, releaseParseWorkers } from '../rdf/index.ts';
 import { createFetcher, type Fetcher } from '../web/index.ts';
@@ -10,24 +11,52 @@ export interface CrawlTools {
   readonly loadContext: ContextLoader;
   /** The web stage's fetcher underneath (per-PLD statistics). */
   readonly web: Fetcher;
-  /** Closes the fetcher's connections and ends the idle parse workers. */
+  /** The crawl's WARC archive; null when config.warc is off or no archive folder was given. */
+  readonly archive: CrawlArchive | null;
+  /** Closes the fetcher's connections and the archive, and ends the idle parse workers. */
   close(): Promise<void>;
 }
 
-/** Builds the fetcher and context loader of one crawl from its config. */
-export function createCrawlTools(config: CrawlConfig, clock: Clock): CrawlTools {
-  const web = createFetcher(config, clock);
+/** Where a crawl that keeps an archive writes it (docs/archive.md). */
+export interface ArchiveTarget {
+  /** The WARC folder, in the crawl's run folder. */
+  readonly dir: string;
+  /** WARC files are named `<prefix>-<NNNNN>.warc.gz`. */
+  readonly prefix: string;
+}
+
+/**
+ * Builds the fetcher and context loader of one crawl from its config. With `archive` (and
+ * config.warc on) every exchange is archived there, and each fetch the crawl gets carries the
+ * pointer of its final response record, on disk before the fetch is handed on (so before the
+ * journal can name it).
+ */
+export function createCrawlTools(
+  config: CrawlConfig,
+  clock: Clock,
+  archiveTarget?: ArchiveTarget,
+): CrawlTools {
+  const archive =
+    config.warc && archiveTarget
+      ? openCrawlArchive({ ...archiveTarget, config, now: () => clock.now() })
+      : null;
+  const web = createFetcher(config, clock, { observers: archive ? [archive] : [] });
   return {
     fetcher: {
-      fetchDocument: (url, signal, claim) => web.fetchDocument(url, signal, claim),
+      fetchDocument: async (url, signal, claim) => {
+        const fetched = await web.fetchDocument(url, signal, claim);
+        return archive ? { ...fetched, warc: await archive.pointerOf(fetched.responseId) } : fetched;
+      },
       readyAt: (pld) => web.gate.readyAt(pld),
       delayFor: (pld) => web.gate.delayOf(pld),
     },
     loadContext: contextLoader(web, config),
     web,
+    archive,
     // the parse workers' heaps go back to the system before a publish needs the memory
     close: async () => {
       await web.close();
+      await archive?.close();
       releaseParseWorkers();
     },
   };

@@ -4,7 +4,7 @@ import type { Clock, CrawlConfig, Logger, Progress, ScheduleEntry } from '../cor
 import { collectGarbage } from '../core/index.ts';
 import type { CrawlPlan, PolicyName } from '../crawl/index.ts';
 import { createCrawlTools, readJournalDocuments, runCrawl } from '../crawl/index.ts';
-import { type PublishedSnapshot, publishSnapshot } from '../snapshot/index.ts';
+import { openPublication, type PublishedSnapshot } from '../snapshot/index.ts';
 import { type RunState, runDir, saveRunState } from './run-state.ts';
 
 const MIB = 1024 * 1024;
@@ -23,17 +23,15 @@ export interface ObserveContext {
   readonly publishProgress?: () => Progress;
 }
 
-/** The change verdict of each document of the crawl (null: nothing to compare), from change detection. */
-export type ChangeVerdicts = ReadonlyMap<string, boolean | null>;
-
 /**
- * Crawls a run (resuming its journal if it was interrupted), then publishes it. Returns null when
- * the signal stopped the crawl; the run stays in `.incomplete/` for the next invocation.
+ * Crawls a run (resuming its journal if it was interrupted), then publishes it with the schedule
+ * that `schedule` derives from change detection's verdict per URL (null: nothing to compare).
+ * Returns null when the signal stopped the crawl; the run stays in `.incomplete/` for the next invocation.
  */
 export async function crawlAndPublish(
   run: RunState,
   plan: CrawlPlan,
-  schedule: (changes: ChangeVerdicts) => readonly ScheduleEntry[],
+  schedule: (changes: ReadonlyMap<string, boolean | null>) => readonly ScheduleEntry[],
   ctx: ObserveContext,
 ): Promise<PublishedSnapshot | null> {
   const { config, policy, clock, logger } = ctx;
@@ -73,7 +71,7 @@ export async function crawlAndPublish(
   // again, a wall clock stepped back), and a run never ends before it started
   const ended = run.endedAt !== undefined ? run : { ...run, endedAt: Math.max(clock.now(), run.startedAt) };
   if (run.endedAt === undefined) await saveRunState(ctx.root, ended);
-  const published = await publishSnapshot({
+  const publication = await openPublication({
     root: ctx.root,
     name: run.name,
     kind: run.kind,
@@ -85,11 +83,12 @@ export async function crawlAndPublish(
       plan: { maxDepth: plan.maxDepth, maxDocuments: plan.maxDocuments, maxRounds: plan.maxRounds },
     },
     documents: () => readJournalDocuments(dir, { logger }),
-    schedule,
     clock,
     log: logger,
     progress: ctx.publishProgress?.(),
   });
+  const changes = await publication.changes();
+  const published = await publication.commit(schedule(changes));
   await rm(runDir(ctx.root, run.name), { recursive: true, force: true });
   return published;
 }

@@ -1,7 +1,7 @@
 import { CRAWL_DEFAULTS, type ParseResult, type RdfFormat, type Statement } from '../core/index.ts';
 import { type BodyEncoding, bodyEncoding, decodeAs } from './decode-body.ts';
 import { formatForMediaType, parseContentType } from './media-type.ts';
-import { publishesRdfa } from './rdfa-rule.ts';
+import { readHtml } from './parse-html.ts';
 import { SNIFF_CHARS, sniffFormats } from './sniff.ts';
 import { createStatementBuilder } from './statement-builder.ts';
 import type { ContextLoader } from './syntax-parser.ts';
@@ -31,7 +31,8 @@ interface Attempt {
  * the sniffed candidates (see sniff.ts) until one reads the whole body:
  * - the first attempt without a syntax error wins, provided it is RDF: statements from the
  *   declared syntax count even when there are none (an empty Turtle file is Turtle), a sniffed
- *   syntax must yield at least one statement, RDFa must pass the RDFa rule (rdfa-rule.ts);
+ *   syntax must yield at least one statement, an (X)HTML page must pass the RDFa rule (rdfa-rule.ts)
+ *   with its RDFa and embedded JSON-LD (parse-html.ts: format `jsonld` when only the JSON-LD counts);
  * - failing that, the result is a `parse` error: from the declared syntax when it read at least
  *   one statement before its error (it did not fail immediately), else from the attempt that got
  *   furthest (most statements before its error, earliest candidate on ties), else from a declared
@@ -54,7 +55,7 @@ export async function parseDocument(input: DocumentInput): Promise<ParseResult> 
   const failures: Attempt[] = [];
   for (const format of candidates) {
     const builder = createStatementBuilder(input.documentUrl);
-    const error = await SYNTAX_PARSERS[format]({
+    const syntaxInput = {
       get text() {
         return decoded();
       },
@@ -65,16 +66,21 @@ export async function parseDocument(input: DocumentInput): Promise<ParseResult> 
       loadContext: input.loadContext,
       maxContexts: input.maxContexts ?? CRAWL_DEFAULTS.maxContextsPerDocument,
       mediaType,
-    });
+    };
+    const html = format === 'rdfa' ? await readHtml(syntaxInput) : null;
+    const error = html ? html.outcome : await SYNTAX_PARSERS[format](syntaxInput);
     if (error !== null && typeof error === 'object') {
       return { format: null, statements: [], error: error.code, errorMessage: `${format}: ${error.message}` };
     }
     const attempt = { format, statements: builder.statements, error };
-    if (format === 'rdfa' ? publishesRdfa(attempt.statements) : error === null) {
+    if (html) {
+      if (html.format)
+        return { format: html.format, statements: attempt.statements, error: null, errorMessage: null };
+    } else if (error === null) {
       if (format === declared || attempt.statements.length > 0) {
         return { format, statements: attempt.statements, error: null, errorMessage: null };
       }
-    } else if (format !== 'rdfa') failures.push(attempt);
+    } else failures.push(attempt);
   }
   const furthest = failures.reduce<Attempt | null>(
     (best, a) => (a.statements.length > (best?.statements.length ?? 0) ? a : best),

@@ -1,7 +1,7 @@
 import jsonld from 'jsonld';
 import type { RemoteDocument } from 'jsonld/jsonld-spec.d.ts';
 import { ObservatoryError } from '../core/index.ts';
-import type { RdfJsQuad } from './rdf-terms.ts';
+import type { RdfJsQuad, RdfJsTerm } from './rdf-terms.ts';
 import type { Refusal, SyntaxInput } from './syntax-parser.ts';
 
 /** Nesting deeper than this is refused before jsonld's recursive algorithms could overflow the stack. */
@@ -67,11 +67,15 @@ function documentLoader({ loadContext, maxContexts }: SyntaxInput) {
 }
 
 /**
- * JSON-LD through jsonld.toRDF. jsonld converts a document as a whole, so an error (bad JSON,
- * invalid JSON-LD, an unloadable context) keeps no statements; a refused context is a refusal.
+ * Converts one JSON-LD text into `add`: jsonld converts a document as a whole, so an error (bad
+ * JSON, invalid JSON-LD, an unloadable context) adds no statement; a refused context is a refusal.
  */
-export async function parseJsonLd(input: SyntaxInput): Promise<string | Refusal | null> {
-  const { text, baseIri, builder } = input;
+async function convert(
+  text: string,
+  input: SyntaxInput,
+  base: string,
+  add: (quad: RdfJsQuad) => void,
+): Promise<string | Refusal | null> {
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -84,10 +88,10 @@ export async function parseJsonLd(input: SyntaxInput): Promise<string | Refusal 
   const loader = documentLoader(input);
   try {
     const quads = (await jsonld.toRDF(document as jsonld.JsonLdDocument, {
-      base: baseIri,
+      base,
       documentLoader: loader.load,
     })) as unknown as RdfJsQuad[];
-    for (const quad of quads) builder.add(quad);
+    for (const quad of quads) add(quad);
     return null;
   } catch (error) {
     const refusal = loader.refusal();
@@ -95,4 +99,57 @@ export async function parseJsonLd(input: SyntaxInput): Promise<string | Refusal 
     const e = error as Error & { details?: { cause?: Error } };
     return e.details?.cause ? `${e.message}: ${e.details.cause.message}` : e.message || String(error);
   }
+}
+
+/** JSON-LD through jsonld.toRDF (see convert). */
+export function parseJsonLd(input: SyntaxInput): Promise<string | Refusal | null> {
+  return convert(input.text, input, input.baseIri, (quad) => input.builder.add(quad));
+}
+
+/** The term with its blank-node label moved into `scope`, so that labels of separate conversions never meet. */
+function scoped(term: RdfJsTerm, scope: string): RdfJsTerm {
+  return term.termType === 'BlankNode' ? { ...term, value: `${scope}.${term.value}` } : term;
+}
+
+/** What the JSON-LD script elements of a page gave. */
+export interface EmbeddedJsonLdResult {
+  /** Script elements whose statements were added. */
+  readonly read: number;
+  /** Why each of the others was skipped (not JSON, not valid JSON-LD, a context that failed). */
+  readonly skipped: readonly string[];
+}
+
+/**
+ * The JSON-LD script elements of an HTML page into the page's builder, each converted on its own
+ * (a broken block, common on the Web, costs only itself) with its blank nodes apart from the
+ * RDFa's and the other blocks'. A refused context or nesting bound refuses the whole page, as in
+ * a JSON-LD document.
+ */
+export async function addEmbeddedJsonLd(
+  input: SyntaxInput,
+  scripts: readonly string[],
+  base: string,
+): Promise<EmbeddedJsonLdResult | Refusal> {
+  let read = 0;
+  const skipped: string[] = [];
+  for (const [i, script] of scripts.entries()) {
+    const scope = `jsonld${i}`;
+    const quads: RdfJsQuad[] = [];
+    const outcome = await convert(script, input, base, (q) => quads.push(q));
+    if (outcome !== null && typeof outcome === 'object') return outcome;
+    if (outcome !== null) {
+      skipped.push(`script ${i + 1}: ${outcome}`);
+      continue;
+    }
+    read++;
+    for (const q of quads) {
+      input.builder.add({
+        subject: scoped(q.subject, scope),
+        predicate: q.predicate,
+        object: scoped(q.object, scope),
+        graph: q.graph,
+      });
+    }
+  }
+  return { read, skipped };
 }

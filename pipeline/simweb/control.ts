@@ -17,6 +17,7 @@ export interface ControlContext {
   readonly log: RequestLog;
   readonly seeds: readonly string[];
   readonly summary: () => unknown;
+  readonly pldHabits: () => unknown;
 }
 
 function json(res: ServerResponse, status: number, value: unknown): void {
@@ -96,5 +97,6 @@ export async function handleControl(
     return;
   }
   if (what === 'info' && method === 'GET') return json(res, 200, ctx.summary());
+  if (what === 'plds' && method === 'GET') return json(res, 200, ctx.pldHabits());
   json(res, 404, { error: `unknown control endpoint ${method} ${url.pathname}` });
 }

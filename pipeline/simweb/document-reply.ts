@@ -12,13 +12,13 @@ import { hash32 } from './random.ts';
 import { accidentalPage } from './rdfa-writer.ts';
 import { type Reply, redirectReply, statusReply } from './reply.ts';
 import { contentTypeOf, serialize } from './serialize.ts';
+import { type Conditions, notModified, validatorHeaders } from './validators.ts';
 import type { GeneratedWeb } from './web-shape.ts';
 
 /** The parts of a request a document's answer depends on. */
-export interface DocRequest {
+export interface DocRequest extends Conditions {
   readonly search: string;
   readonly accept: string | undefined;
-  readonly ifNoneMatch: string | undefined;
 }
 
 const CHAIN_STATUSES = [301, 302, 307, 308];
@@ -75,13 +75,9 @@ export function documentReply(web: GeneratedWeb, match: PathMatch, t: number, re
   if (format === null)
     return statusReply(406, {}, `Not Acceptable: this server speaks ${formatInfo(state.format).mediaType}\n`);
   const version = versionOf(web, state, t);
-  const etag = `"${hash32(web.key, a.doc, version.all, format.length, format.charCodeAt(0)).toString(16)}"`;
-  const headers: Record<string, string> = {};
-  if (a.pld.validators) {
-    headers.etag = etag;
-    headers['last-modified'] = new Date(version.modifiedAt).toUTCString();
-    if (req.ifNoneMatch === etag) return statusReply(304, headers);
-  }
+  const habit = a.pld.validators;
+  const headers = validatorHeaders(habit, { key: web.key, doc: a.doc, version, format, at: t });
+  if (notModified(habit, headers, req)) return statusReply(304, headers);
   if (a.pld.conneg === 'honour') headers.vary = 'Accept';
   const latin1 = f === 'latin1' && (format === 'rdfxml' || format === 'rdfa');
   const contentType = contentTypeOf(format, latin1);

@@ -22,12 +22,19 @@ export interface WebOptions {
   readonly epochMs: number;
   readonly horizonMs: number;
   readonly docSizes: DocSizeProfile;
+  /**
+   * Serve HTTPS beside HTTP (a TLS port, a test CA, the broken-TLS hosts) and let a share of PLDs
+   * redirect `http://` to `https://`. Off by default: the Web is then exactly the HTTP-only one.
+   */
+  readonly https: boolean;
 }
 
 /** What the HTTP server adds to the Web it serves. */
 export interface SimWebOptions extends WebOptions {
   /** TCP port on 127.0.0.1; 0 picks a free one. */
   readonly port: number;
+  /** TLS port on 127.0.0.1 when `https`; 0 picks a free one. */
+  readonly tlsPort: number;
   /** Multiplier of per-PLD service times: 0 answers at once (tests), 1 is realistic. */
   readonly latencyScale: number;
   /** The virtual clock's start (epoch ms). */
@@ -47,7 +54,9 @@ export const SIMWEB_DEFAULTS: SimWebOptions = Object.freeze({
   epochMs: DEFAULT_EPOCH_MS,
   horizonMs: 2 * 365 * DAY,
   docSizes: 'small',
+  https: false,
   port: 0,
+  tlsPort: 0,
   latencyScale: 1,
   now: DEFAULT_EPOCH_MS,
   clock: null,
@@ -75,6 +84,8 @@ export function simWebOptions(input: Partial<SimWebOptions> = {}): SimWebOptions
   integer('plds', o.plds, 10, 100_000);
   integer('docs', o.docs, 2 * o.plds, MAX_DOCS);
   integer('port', o.port, 0, 65535);
+  integer('tlsPort', o.tlsPort, 0, 65535);
+  if (typeof o.https !== 'boolean') throw invalidInput('https', 'true or false', o.https);
   nonNegative('faults', o.faults);
   nonNegative('latencyScale', o.latencyScale);
   nonNegative('horizonMs', o.horizonMs);

@@ -10,6 +10,8 @@ export interface RequestLogEntry {
   readonly startedAt: number;
   /** The virtual clock when the request arrived (epoch ms). */
   readonly virtualAt: number;
+  /** `https` when it came over the TLS port. */
+  readonly scheme: 'http' | 'https';
   readonly host: string;
   readonly pld: string;
   readonly method: string;

@@ -22,8 +22,17 @@ import {
   oversizedBody,
 } from './scenario-content.ts';
 import { contentTypeOf } from './serialize.ts';
+import { TLS_OK_HOST, TLS_TROUBLE_HOSTS, TLS_UPGRADE_HOST, type TlsTrouble } from './tls-lab.ts';
 
-export type ScenarioGroup = 'status' | 'redirect' | 'conneg' | 'format' | 'encoding' | 'transport' | 'robots';
+export type ScenarioGroup =
+  | 'status'
+  | 'redirect'
+  | 'conneg'
+  | 'format'
+  | 'encoding'
+  | 'transport'
+  | 'robots'
+  | 'tls';
 
 /** What a crawler must see when it fetches a scenario URL. */
 export interface ScenarioExpectation {
@@ -67,6 +76,8 @@ interface Entry {
 }
 
 const entries: Entry[] = [];
+/** The TLS scenarios: a catalogue of their own, since they need a Web started with `https`. */
+const tlsEntries: Entry[] = [];
 /** `host + path` -> reply, for URLs that are not themselves catalogue entries (redirect targets). */
 const extraRoutes = new Map<string, (req: ScenarioRequest) => Reply>();
 
@@ -122,7 +133,8 @@ function add(
   reply: (req: ScenarioRequest) => Reply,
   extra: { accept?: string; acceptEncoding?: string } = {},
 ): void {
-  entries.push({ scenario: Object.freeze({ name, group, url, description, expect, ...extra }), reply });
+  const scenario = Object.freeze({ name, group, url, description, expect, ...extra });
+  (group === 'tls' ? tlsEntries : entries).push({ scenario, reply });
 }
 
 function route(url: string, reply: (req: ScenarioRequest) => Reply): void {
@@ -567,13 +579,62 @@ for (const [host, variant] of ROBOTS_LAB_HOSTS) {
   }
 }
 
-/** Every scenario by name. */
+// --- TLS (served only by a Web started with `https`) -----------------------------------------------
+const TLS_ERRORS: Readonly<Record<TlsTrouble, ErrorCode>> = {
+  expired: 'tls_expired',
+  'wrong-host': 'tls_hostname',
+  'self-signed': 'tls_untrusted',
+  // the first request to the authority is its robots.txt, whose timeout makes the authority unavailable
+  stall: 'robots_unavailable',
+};
+const TLS_WHAT: Readonly<Record<TlsTrouble, string>> = {
+  expired: 'A certificate from the test CA that expired a day ago.',
+  'wrong-host': 'A certificate from the test CA for another host name only.',
+  'self-signed': 'A self-signed certificate (no CA vouches for it).',
+  stall: 'Accepts the TCP connection and never answers the TLS handshake.',
+};
+const TLS_OK = `https://${TLS_OK_HOST}/doc`;
+add(
+  'tls-ok',
+  'tls',
+  TLS_OK,
+  'A valid certificate from the test CA.',
+  expectRdf(TLS_OK, 'turtle'),
+  turtle(TLS_OK),
+);
+for (const [host, trouble] of TLS_TROUBLE_HOSTS) {
+  const url = `https://${host}/doc`;
+  add(
+    `tls-${trouble}`,
+    'tls',
+    url,
+    TLS_WHAT[trouble],
+    expectError(url, null, TLS_ERRORS[trouble]),
+    turtle(url),
+  );
+}
+const UPGRADED = `https://${TLS_UPGRADE_HOST}/doc`;
+add(
+  'tls-upgrade',
+  'tls',
+  `http://${TLS_UPGRADE_HOST}/doc`,
+  'DBpedia and Wikidata style: every http:// URL answers 301 to the same https:// URL.',
+  expectRdf(UPGRADED, 'turtle', { redirects: 1 }),
+  turtle(UPGRADED),
+);
+
+/** Every scenario by name (the TLS ones are in TLS_SCENARIOS). */
 export const SCENARIOS: Readonly<Record<string, Scenario>> = Object.freeze(
   Object.fromEntries(entries.map((e) => [e.scenario.name, e.scenario])),
 );
 
+/** The TLS scenarios by name: served by a Web started with `https` (docs/simweb.md#https). */
+export const TLS_SCENARIOS: Readonly<Record<string, Scenario>> = Object.freeze(
+  Object.fromEntries(tlsEntries.map((e) => [e.scenario.name, e.scenario])),
+);
+
 const byUrl = new Map<string, (req: ScenarioRequest) => Reply>([
-  ...entries.map((e) => {
+  ...[...entries, ...tlsEntries].map((e) => {
     const u = new URL(e.scenario.url);
     return [u.host + u.pathname + u.search, e.reply] as const;
   }),

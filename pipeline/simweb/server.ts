@@ -1,11 +1,12 @@
 /**
- * The HTTP server of the simulated Web: one port, every host by its Host header. It adds what
- * the pure routing does not have: the virtual clock, per-PLD service time, the request log, and
- * the misbehaving transports.
+ * The HTTP server of the simulated Web: one port, every host by its Host header, and with
+ * `https` a TLS port serving the same (tls-server.ts). It adds what the pure routing does not
+ * have: the virtual clock, per-PLD service time, the request log, and the misbehaving transports.
  */
 import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import {
   type Clock,
   type ManualClock,
@@ -21,7 +22,8 @@ import { createRequestLog, type RequestLogEntry } from './request-log.ts';
 import { route } from './router.ts';
 import { SCENARIOS, type Scenario } from './scenarios.ts';
 import { sendReply } from './send.ts';
-import { summarize, type WebSummary } from './summary.ts';
+import { type PldHabits, pldHabits, summarize, type WebSummary } from './summary.ts';
+import type { TlsEndpoint } from './tls-server.ts';
 import { type TruthRecord, truthRecords } from './truth.ts';
 import { type GeneratedWeb, generateWeb } from './web-shape.ts';
 
@@ -30,8 +32,17 @@ export interface SimWeb {
   readonly port: number;
   /** `http://127.0.0.1:PORT` */
   readonly origin: string;
-  /** What to give the crawler: `*=127.0.0.1:PORT`. */
+  /** What to give the crawler for HTTP: `*=127.0.0.1:PORT`. */
   readonly resolveRule: string;
+  /** The TLS port (null without `https`). */
+  readonly tlsPort: number | null;
+  /** The test CA's certificate, PEM (null without `https`): the crawler's `caCertificates` / `--ca-file`. */
+  readonly caPem: string | null;
+  /**
+   * Every resolve rule the crawler needs: `resolveRule`, and with `https` first
+   * `*:443=127.0.0.1:TLSPORT`, so that https URLs reach the TLS port.
+   */
+  readonly resolveRules: readonly string[];
   /** The core seed list (vocabularies and example resources of the big datasets). */
   readonly coreSeeds: readonly string[];
   readonly scenarios: Readonly<Record<string, Scenario>>;
@@ -48,6 +59,8 @@ export interface SimWeb {
   setClock(ms: number): void;
   advanceClock(ms: number): void;
   summary(): WebSummary;
+  /** Per PLD: how it uses validators and whether it redirects http to https (ground truth). */
+  pldHabits(): PldHabits[];
   close(): Promise<void>;
 }
 
@@ -84,9 +97,14 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
 
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const startedAt = performance.timeOrigin + performance.now();
+    const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
     const rawUrl = req.url ?? '/';
     if (rawUrl.startsWith(CONTROL_PREFIX)) {
-      handleControl({ web, clock: settable, log, seeds, summary }, req, res).catch((e) => {
+      handleControl(
+        { web, clock: settable, log, seeds, summary, pldHabits: () => pldHabits(web) },
+        req,
+        res,
+      ).catch((e) => {
         if (!res.headersSent) res.writeHead(500);
         res.end(String(e));
       });
@@ -99,6 +117,7 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
     const entry = log.add({
       startedAt,
       virtualAt: clock.now(),
+      scheme,
       host,
       pld: payLevelDomain(host),
       method: req.method ?? 'GET',
@@ -116,7 +135,15 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
     const h = req.headers;
     const reply = route(
       web,
-      { host, path, search, accept: h.accept, ifNoneMatch: h['if-none-match'] },
+      {
+        host,
+        path,
+        search,
+        scheme,
+        accept: h.accept,
+        ifNoneMatch: h['if-none-match'],
+        ifModifiedSince: h['if-modified-since'],
+      },
       clock.now(),
     );
     const pld = web.hostIndex.get(host);
@@ -145,11 +172,27 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  // loaded only when asked for: a Web without https does no TLS work at all
+  let tls: TlsEndpoint | null = null;
+  try {
+    if (options.https) {
+      const { startTlsEndpoint } = await import('./tls-server.ts');
+      // real time: certificates are checked against the client's clock, not the virtual one
+      tls = await startTlsEndpoint(serve, options.tlsPort, Date.now());
+    }
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  const resolveRule = `*=127.0.0.1:${port}`;
   return {
     web,
     port,
     origin: `http://127.0.0.1:${port}`,
-    resolveRule: `*=127.0.0.1:${port}`,
+    resolveRule,
+    tlsPort: tls?.port ?? null,
+    caPem: tls?.caPem ?? null,
+    resolveRules: tls ? [`*:443=127.0.0.1:${tls.port}`, resolveRule] : [resolveRule],
     coreSeeds: seeds,
     scenarios: SCENARIOS,
     clock,
@@ -160,12 +203,17 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
     setClock: (ms) => settable.set(ms),
     advanceClock: (ms) => settable.advance(ms),
     summary,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        timers.clear();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    pldHabits: () => pldHabits(web),
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      await Promise.all([
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+        tls?.close(),
+      ]);
+    },
   };
 }

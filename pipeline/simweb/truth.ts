@@ -77,6 +77,7 @@ export function dereference(web: GeneratedWeb, uri: string, t: number): Derefere
       {
         host: url.hostname,
         path: url.pathname,
+        scheme: url.protocol === 'https:' ? 'https' : 'http',
         search: url.search,
         accept: TRUTH_ACCEPT,
         ifNoneMatch: undefined,

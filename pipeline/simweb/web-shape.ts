@@ -9,7 +9,7 @@ import { payLevelDomain } from '../core/index.ts';
 import { FORMAT_SHARES, FORMATS } from './formats.ts';
 import { FAMOUS_DATA_HOSTS, SUBDOMAIN_LABELS, syntheticHost } from './hostnames.ts';
 import { simWebOptions, type WebOptions } from './options.ts';
-import { hashString, pickWeighted, randomStream } from './random.ts';
+import { hash32, hashString, pickWeighted, randomStream, unit } from './random.ts';
 import type { RobotsVariant } from './robots.ts';
 import { VOCABULARIES, VOCABULARY_HOSTS, type Vocabulary } from './vocabularies.ts';
 
@@ -17,6 +17,18 @@ import { VOCABULARIES, VOCABULARY_HOSTS, type Vocabulary } from './vocabularies.
 export type UriStyle = 'see-other' | 'direct' | 'hash';
 /** `honour` serves the best syntax for Accept, `ignore` always its own, `strict` answers 406 when Accept excludes it. */
 export type ConnegPolicy = 'honour' | 'ignore' | 'strict';
+/**
+ * How a PLD uses HTTP validators. `none`: no ETag, no Last-Modified, always 200. `correct`: both
+ * follow the content, 304 when a conditional GET's validator still holds. `stale-304`: 304 to every
+ * conditional GET, even after the content changed. `fickle-etag`: an ETag and Last-Modified that
+ * change with every moment of the virtual clock, so a conditional GET never gets a 304.
+ */
+export type ValidatorHabit = 'none' | 'correct' | 'stale-304' | 'fickle-etag';
+
+/** Share of data PLDs that redirect `http://` to `https://` when the Web serves HTTPS (dbpedia.org and www.wikidata.org always do). */
+export const HTTPS_REDIRECT_SHARE = 0.3;
+/** Documents a PLD needs at least to be picked as one of the misbehaving validator PLDs (its first three never change). */
+const MISBEHAVING_MIN_DOCS = 10;
 
 export interface SimPld {
   readonly index: number;
@@ -35,8 +47,10 @@ export interface SimPld {
   readonly conneg: ConnegPolicy;
   /** Compresses (gzip, deflate or br) when Accept-Encoding allows. */
   readonly compress: boolean;
-  /** Sends ETag and Last-Modified. */
-  readonly validators: boolean;
+  /** Whether it sends ETag and Last-Modified and answers conditional GETs, and how well. */
+  readonly validators: ValidatorHabit;
+  /** Answers every `http://` request with 301 to the same `https://` URL (only in a Web with `https`). */
+  readonly httpsRedirect: boolean;
   readonly robots: RobotsVariant;
   /** Median service time in milliseconds before latency scaling. */
   readonly latencyMs: number;
@@ -136,7 +150,8 @@ export function generateWeb(input: Partial<WebOptions> = {}): GeneratedWeb {
       format: vocabs[0].format,
       conneg: 'honour',
       compress: true,
-      validators: true,
+      validators: 'correct',
+      httpsRedirect: false,
       robots: 'allow',
       latencyMs: 30,
       vocabularies: vocabs,
@@ -149,13 +164,14 @@ export function generateWeb(input: Partial<WebOptions> = {}): GeneratedWeb {
   const singles = Math.max(0, Math.min(dataPlds - 1, singlesWanted));
   const sizes = dataSizes(dataPlds, options.docs - docStart, singles);
   const taken = new Set<string>([...VOCABULARY_HOSTS, ...FAMOUS_DATA_HOSTS].map(payLevelDomain));
+  const data: Array<SimPld & { validators: ValidatorHabit }> = [];
   for (let i = 0; i < dataPlds; i++) {
-    const index = plds.length;
+    const index = plds.length + i;
     const r = randomStream(key, index, 0x91d);
     const main = i < FAMOUS_DATA_HOSTS.length ? FAMOUS_DATA_HOSTS[i] : syntheticHost(key, index, taken);
     const style: UriStyle =
       i === 0 ? 'see-other' : (['see-other', 'direct', 'direct', 'hash'] as const)[r.int(4)];
-    add({
+    data.push({
       index,
       domain: payLevelDomain(main),
       hosts: hostsFor(key, index, main, sizes[i]),
@@ -167,7 +183,9 @@ export function generateWeb(input: Partial<WebOptions> = {}): GeneratedWeb {
       format: i === 0 ? 'rdfxml' : FORMATS[pickWeighted(FORMAT_SHARES, r.next())].format,
       conneg: (['honour', 'honour', 'honour', 'ignore', 'ignore', 'strict'] as const)[r.int(6)],
       compress: r.next() < 0.4,
-      validators: r.next() < 0.5,
+      validators: r.next() < 0.5 ? 'correct' : 'none',
+      // a hash of its own, not the PLD's stream: a Web without https keeps every other draw
+      httpsRedirect: options.https && (i < 2 || unit(key, index, 0x7715) < HTTPS_REDIRECT_SHARE),
       robots: robotsFor(r.next(), options.faults),
       // log-normal: median 60 ms, a long tail of slow publishers
       latencyMs: Math.round(
@@ -177,6 +195,8 @@ export function generateWeb(input: Partial<WebOptions> = {}): GeneratedWeb {
     });
     docStart += sizes[i];
   }
+  misbehave(key, data);
+  for (const p of data) add(p);
   const cumulative = new Float64Array(dataPlds);
   let sum = 0;
   for (let i = 0; i < dataPlds; i++) {
@@ -191,6 +211,18 @@ export function generateWeb(input: Partial<WebOptions> = {}): GeneratedWeb {
     hostIndex,
     cumulative,
   });
+}
+
+/** Picks the two misbehaving validator PLDs among those that send validators, by a hash of the seed. */
+function misbehave(
+  key: number,
+  data: Array<{ index: number; docCount: number; validators: ValidatorHabit }>,
+): void {
+  const picked = data
+    .filter((p) => p.validators === 'correct' && p.docCount >= MISBEHAVING_MIN_DOCS)
+    .sort((a, b) => hash32(key, a.index, 0x304) - hash32(key, b.index, 0x304));
+  if (picked[0]) picked[0].validators = 'stale-304';
+  if (picked[1]) picked[1].validators = 'fickle-etag';
 }
 
 /** The PLD holding document `doc` (binary search over the contiguous id ranges). */

@@ -15,8 +15,8 @@ export {
 } from './duckdb-session.ts';
 export type { ManifestFile, SnapshotManifest } from './manifest.ts';
 export { readManifest } from './manifest.ts';
-export type { ChangeVerdicts, PublishedSnapshot, PublishOptions, ScheduleFromChanges } from './publish.ts';
-export { INCOMPLETE_DIR, PHASE_WEIGHTS, publishSnapshot } from './publish.ts';
+export type { Publication, PublishedSnapshot, PublishOptions } from './publish.ts';
+export { INCOMPLETE_DIR, openPublication, PHASE_WEIGHTS, publishSnapshot } from './publish.ts';
 export { readSchedule } from './read-schedule.ts';
 export type { ColumnSpec, SchemaVersion, TableName } from './schema.ts';
 export {

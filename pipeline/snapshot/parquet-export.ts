@@ -42,9 +42,6 @@ function tableQuery(table: TableName, snapshot: ExportedSnapshot): string {
   }
 }
 
-/** The tables in the order they are exported: documents takes its statement counts from quads. */
-export const EXPORT_ORDER: readonly TableName[] = ['quads', 'documents', 'redirects', 'changes', 'schedule'];
-
 /** Counts the rows of each graph of the published quads.parquet into graph_statements. */
 export async function countGraphStatements(connection: DuckDBConnection, quadsFile: string): Promise<void> {
   await connection.run(`CREATE TABLE graph_statements AS

@@ -11,16 +11,14 @@ import {
 } from '../core/index.ts';
 import { addToCatalogue, type CatalogueEntry, listSnapshots } from './catalogue.ts';
 import { detectChanges } from './change-detection.ts';
-import { openDuckDb } from './duckdb-session.ts';
+import { type DuckDbSession, openDuckDb } from './duckdb-session.ts';
 import { fsyncPath, hashFile, ioError, isStorageFailure } from './durable-fs.ts';
 import { journalInput } from './journal-input.ts';
 import { formatChecksums, type ManifestFile, readManifest, type SnapshotManifest } from './manifest.ts';
-import { exportNquads } from './nquads-export.ts';
-import { countGraphStatements, EXPORT_ORDER, exportTable } from './parquet-export.ts';
+import { OUTPUTS, type WrittenFile } from './outputs.ts';
 import {
   CHECKSUMS_FILE,
   MANIFEST_FILE,
-  NQUADS_FILE,
   parquetFileName,
   SNAPSHOT_SCHEMA_VERSION,
   TABLE_NAMES,
@@ -46,11 +44,6 @@ export interface PublishOptions {
   readonly config: object;
   /** The crawl's documents; called once per publish attempt. */
   readonly documents: () => AsyncIterable<CrawledDocument>;
-  /**
-   * Re-visit state after this crawl, for schedule.parquet (an empty table when absent): the entries,
-   * or a function that derives them from change detection's verdict per URL (see ChangeVerdicts).
-   */
-  readonly schedule?: readonly ScheduleEntry[] | ScheduleFromChanges;
   readonly clock: Clock;
   readonly log?: Logger;
   /**
@@ -77,14 +70,6 @@ export const PHASE_WEIGHTS: Readonly<Record<string, number>> = {
   stats: 2,
   'checksums and fsync': 1,
 };
-
-/** Per URL of the crawl: did its content change (null: no previous observation, or nothing to compare)? */
-export type ChangeVerdicts = ReadonlyMap<string, boolean | null>;
-
-/** Derives the schedule after a crawl from its change verdicts; called once change detection has run. */
-export type ScheduleFromChanges = (
-  changes: ChangeVerdicts,
-) => readonly ScheduleEntry[] | Promise<readonly ScheduleEntry[]>;
 
 export interface PublishedSnapshot {
   readonly name: string;
@@ -181,8 +166,8 @@ interface ScratchFiles {
   readonly input: string;
   /** The readable documents of a journal with damaged lines (see stageCrawl). */
   readonly cleanInput: string;
-  /** data.nq before it is gzipped. */
-  readonly nquadsText: string;
+  /** Where outputs keep their intermediate files (WriteContext.scratch). */
+  readonly outputs: string;
 }
 
 function scratchFiles(dir: string): ScratchFiles {
@@ -191,43 +176,94 @@ function scratchFiles(dir: string): ScratchFiles {
     database: join(dir, 'publish.duckdb'),
     input: join(dir, 'publish-input.ndjson'),
     cleanInput: join(dir, 'publish-clean.ndjson'),
-    nquadsText: join(dir, 'publish-data.nq'),
+    outputs: join(dir, 'publish-scratch'),
   };
 }
 
-/** Writes every file of the snapshot into `work`, fsynced, and returns its manifest. */
-async function buildFolder(
-  options: PublishOptions,
-  scratch: ScratchFiles,
-  root: string,
-): Promise<{ manifest: SnapshotManifest } | { fingerprint: string }> {
+/**
+ * A crawl staged for publishing. Change detection's verdicts come first, so that the caller can
+ * derive the re-visit schedule from them; `commit` then writes every output with that schedule
+ * and publishes the folder. Holds the publish lock until `commit` or `close`.
+ */
+export interface Publication {
+  /**
+   * Per URL of the crawl: did its content change since the previous observation (null: nothing to
+   * compare)? Empty when the snapshot is published already.
+   */
+  changes(): Promise<ReadonlyMap<string, boolean | null>>;
+  /**
+   * Writes every file of the snapshot (OUTPUTS) with `schedule` as schedule.parquet, fsynced, renames
+   * the folder into place, lists it in index.json, and closes. A snapshot published already from
+   * the same input is left as it is (the schedule is then ignored); from another input, refused.
+   */
+  commit(schedule: readonly ScheduleEntry[]): Promise<PublishedSnapshot>;
+  /** Gives the publish up: scratch removed, lock released. Does nothing after `commit`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the publish of a finished crawl as the snapshot folder `<root>/<name>` (see DESIGN.md,
+ * Snapshot folders) and stages its documents. Everything is built in
+ * `<root>/.incomplete/<name>/publish/`, fsynced, then renamed into place in one step, and
+ * index.json is rewritten atomically after: a folder appears only when complete. A publish killed
+ * at any point can be rerun with the same input; the rerun rebuilds what was not renamed yet, or
+ * finds the folder published and completes index.json. Publishing a name that exists is a no-op
+ * when the input is the same (same fingerprint) and refused otherwise.
+ */
+export async function openPublication(options: PublishOptions): Promise<Publication> {
+  validate(options);
+  const root = resolve(options.root);
+  const dir = join(root, INCOMPLETE_DIR, options.name);
+  const scratch = scratchFiles(dir);
   const { work, database } = scratch;
+  const folder = join(root, options.name);
   const log = options.log ?? silentLogger;
+  makeDirectory(dir, 'the publish folder');
+  const release = await acquirePidLock(join(root, INCOMPLETE_DIR, 'publish.lock'), 'another publish');
+  const cleanUp = async () => {
+    for (const path of [...Object.values(scratch), `${database}.wal`, `${database}.tmp`]) {
+      await rm(path, { recursive: true, force: true });
+    }
+  };
+  const storageFailure = (error: unknown) =>
+    isStorageFailure(error) ? ioError('write the snapshot into', work, error) : error;
   // spills go next to the database, in the publish's scratch folder: same disk, removed with it;
   // every export that needs an order says ORDER BY, so DuckDB may reorder everything else
   const open = () =>
     openDuckDb({ path: database, tempDirectory: `${database}.tmp`, preserveInsertionOrder: false });
-  let session = await open();
+  let session: DuckDbSession | null = null;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    session?.close();
+    await cleanUp();
+    // the crawler's journal may share this folder; remove it only when nothing else is left
+    await rmdir(dir).catch(() => {});
+    await release();
+  };
   try {
-    let { connection } = session;
+    await cleanUp();
+    await mkdir(work);
+    await mkdir(scratch.outputs);
+    session = await open();
     const phase = phaseTimer(log, options.name, options.progress);
-    // a schedule derived from change verdicts follows from the rest of the input; a given one is input
-    const given = typeof options.schedule === 'function' ? null : (options.schedule ?? []);
+    // the sixth element held a schedule given as input before schedules were derived at commit;
+    // it stays null so that the fingerprints of folders published since then still match
     const header = JSON.stringify([
       options.name,
       options.kind,
       options.startedAt,
       options.endedAt,
       options.config,
-      given,
+      null,
     ]);
     const input = await journalInput(options.documents(), scratch.input);
-    const staged = await stageCrawl(connection, input, header, scratch.cleanInput, log);
+    const staged = await stageCrawl(session.connection, input, header, scratch.cleanInput, log);
     // DuckDB's allocator keeps what its JSON reader took; a fresh instance over the same database
     // file (0.2 s) gives it back before the sorts take theirs (measured: peak RSS 948 -> 811 MiB)
     session.close();
     session = await open();
-    connection = session.connection;
     phase('staging');
     log.info({ snapshot: options.name, documents: staged.documents }, 'crawl staged for publishing');
     if (staged.orphaned > 0) {
@@ -236,112 +272,25 @@ async function buildFolder(
         'rows left out: the row that downloaded their final URL is missing from the crawl',
       );
     }
-    const published = join(root, options.name);
-    if (await exists(published)) return { fingerprint: staged.fingerprint };
-
-    const earlier = (await listSnapshots(root))
-      .filter((e) => e.startedAt < iso(options.startedAt) && e.name !== options.name)
-      .reverse()
-      .map((e) => ({ name: e.name, folder: join(root, e.name) }));
-    const previousSnapshots = await detectChanges(connection, earlier);
-    if (typeof options.schedule === 'function') {
-      const verdicts = (await connection.runAndReadAll('SELECT url, changed FROM stage_changes')).getRows();
-      await stageSchedule(
-        connection,
-        await options.schedule(new Map(verdicts as Array<[string, boolean | null]>)),
+    const publishedAlready = await exists(folder);
+    const { connection } = session;
+    let detected: Promise<readonly string[]> | null = null;
+    const detect = () => {
+      detected ??= listSnapshots(root).then((entries) =>
+        detectChanges(
+          connection,
+          entries
+            .filter((e) => e.startedAt < iso(options.startedAt) && e.name !== options.name)
+            .reverse()
+            .map((e) => ({ name: e.name, folder: join(root, e.name) })),
+        ),
       );
-    } else {
-      await stageSchedule(connection, given ?? []);
-    }
-    phase('change detection');
-
-    const files: ManifestFile[] = [];
-    const rows = {} as Record<TableName, number>;
-    const paths = {} as Record<TableName, string>;
-    const exported = { name: options.name, kind: options.kind, startedAt: iso(options.startedAt) };
-    for (const table of EXPORT_ORDER) {
-      paths[table] = join(work, parquetFileName(table));
-      rows[table] = await exportTable(connection, table, paths[table], exported);
-      if (table === 'quads') await countGraphStatements(connection, paths.quads);
-      phase(`${table}.parquet`, table === 'quads' ? rows.quads : undefined);
-    }
-    for (const table of TABLE_NAMES) {
-      files.push({ name: parquetFileName(table), ...(await hashFile(paths[table])), rows: rows[table] });
-    }
-    await exportNquads(connection, paths.quads, join(work, NQUADS_FILE), scratch.nquadsText);
-    files.unshift({ name: NQUADS_FILE, ...(await hashFile(join(work, NQUADS_FILE))), rows: rows.quads });
-    phase('data.nq.gz');
-    const stats = await computeStats(connection, paths);
-    phase('stats');
-    const manifest: SnapshotManifest = {
-      schemaVersion: SNAPSHOT_SCHEMA_VERSION,
-      name: options.name,
-      kind: options.kind,
-      startedAt: iso(options.startedAt),
-      endedAt: iso(options.endedAt),
-      softwareVersion: SOFTWARE_VERSION,
-      config: options.config,
-      inputFingerprint: staged.fingerprint,
-      previousSnapshots,
-      counts: {
-        documents: rows.documents,
-        statements: rows.quads,
-        redirects: rows.redirects,
-        changes: rows.changes,
-        schedule: rows.schedule,
-      },
-      stats,
-      files,
+      return detected;
     };
-    const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
-    await writeFile(join(work, MANIFEST_FILE), manifestText);
-    const manifestHash = await hashFile(join(work, MANIFEST_FILE));
-    await writeFile(
-      join(work, CHECKSUMS_FILE),
-      formatChecksums([...files, { name: MANIFEST_FILE, sha256: manifestHash.sha256 }]),
-    );
-    for (const name of [...files.map((f) => f.name), MANIFEST_FILE, CHECKSUMS_FILE]) {
-      await fsyncPath(join(work, name));
-    }
-    await fsyncPath(work);
-    phase('checksums and fsync');
-    return { manifest };
-  } finally {
-    session.close();
-  }
-}
 
-/**
- * Publishes a finished crawl as the snapshot folder `<root>/<name>` (see DESIGN.md, Snapshot
- * folders). Everything is built in `<root>/.incomplete/<name>/publish/`, fsynced, then renamed into
- * place in one step, and index.json is rewritten atomically after: a folder appears only when
- * complete. A publish killed at any point can be rerun with the same input; the rerun rebuilds
- * what was not renamed yet, or finds the folder published and completes index.json. Publishing a
- * name that exists is a no-op when the input is the same (same fingerprint) and refused otherwise.
- */
-export async function publishSnapshot(options: PublishOptions): Promise<PublishedSnapshot> {
-  validate(options);
-  const root = resolve(options.root);
-  const dir = join(root, INCOMPLETE_DIR, options.name);
-  const scratch = scratchFiles(dir);
-  const { work, database } = scratch;
-  const folder = join(root, options.name);
-  makeDirectory(dir, 'the publish folder');
-  const release = await acquirePidLock(join(root, INCOMPLETE_DIR, 'publish.lock'), 'another publish');
-  const cleanUp = async () => {
-    for (const path of [...Object.values(scratch), `${database}.wal`, `${database}.tmp`]) {
-      await rm(path, { recursive: true, force: true });
-    }
-  };
-  try {
-    await cleanUp();
-    await mkdir(work);
-    const built = await buildFolder(options, scratch, root).catch((error: unknown) => {
-      throw isStorageFailure(error) ? ioError('write the snapshot into', work, error) : error;
-    });
-    if ('fingerprint' in built) {
+    const keepPublished = async (): Promise<PublishedSnapshot> => {
       const manifest = await readManifest(folder);
-      if (manifest.inputFingerprint !== built.fingerprint) {
+      if (manifest.inputFingerprint !== staged.fingerprint) {
         throw new ObservatoryError(
           'invalid_input',
           `snapshot ${options.name} is already published in ${root} from a different crawl; ` +
@@ -352,20 +301,104 @@ export async function publishSnapshot(options: PublishOptions): Promise<Publishe
         await addToCatalogue(root, await catalogueEntry(folder, manifest, options.clock));
       }
       return { name: options.name, folder, manifest, alreadyPublished: true };
-    }
-    try {
-      await rename(work, folder);
-    } catch (error) {
-      throw ioError('publish', folder, error);
-    }
-    await fsyncPath(root);
-    await addToCatalogue(root, await catalogueEntry(folder, built.manifest, options.clock));
-    (options.log ?? silentLogger).info({ snapshot: options.name, folder }, 'snapshot published');
-    return { name: options.name, folder, manifest: built.manifest, alreadyPublished: false };
-  } finally {
-    await cleanUp();
-    // the crawler's journal may share this folder; remove it only when nothing else is left
-    await rmdir(dir).catch(() => {});
-    await release();
+    };
+
+    const build = async (schedule: readonly ScheduleEntry[]): Promise<SnapshotManifest> => {
+      const previousSnapshots = await detect();
+      await stageSchedule(connection, schedule);
+      phase('change detection');
+      const snapshot = { name: options.name, kind: options.kind, startedAt: iso(options.startedAt) };
+      const written = new Map<string, WrittenFile>();
+      const files: ManifestFile[] = [];
+      const rowsOf = (name: string) => written.get(name)?.rows ?? 0;
+      for (const output of OUTPUTS) {
+        const context = { connection, work, scratch: scratch.outputs, snapshot, written };
+        for (const file of await output.write(context)) {
+          written.set(file.name, file);
+          const rows = file.rows === undefined ? {} : { rows: file.rows };
+          files.push({ name: file.name, ...(await hashFile(join(work, file.name))), ...rows });
+        }
+        phase(output.phase, written.get(parquetFileName('quads'))?.rows);
+      }
+      const tables = Object.fromEntries(TABLE_NAMES.map((t) => [t, join(work, parquetFileName(t))]));
+      const stats = await computeStats(connection, tables as Record<TableName, string>);
+      phase('stats');
+      const manifest: SnapshotManifest = {
+        schemaVersion: SNAPSHOT_SCHEMA_VERSION,
+        name: options.name,
+        kind: options.kind,
+        startedAt: iso(options.startedAt),
+        endedAt: iso(options.endedAt),
+        softwareVersion: SOFTWARE_VERSION,
+        config: options.config,
+        inputFingerprint: staged.fingerprint,
+        previousSnapshots,
+        counts: {
+          documents: rowsOf(parquetFileName('documents')),
+          statements: rowsOf(parquetFileName('quads')),
+          redirects: rowsOf(parquetFileName('redirects')),
+          changes: rowsOf(parquetFileName('changes')),
+          schedule: rowsOf(parquetFileName('schedule')),
+        },
+        stats,
+        files,
+      };
+      await writeFile(join(work, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+      const manifestHash = await hashFile(join(work, MANIFEST_FILE));
+      await writeFile(
+        join(work, CHECKSUMS_FILE),
+        formatChecksums([...files, { name: MANIFEST_FILE, sha256: manifestHash.sha256 }]),
+      );
+      for (const name of [...files.map((f) => f.name), MANIFEST_FILE, CHECKSUMS_FILE]) {
+        await fsyncPath(join(work, name));
+      }
+      await fsyncPath(work);
+      phase('checksums and fsync');
+      return manifest;
+    };
+
+    return {
+      async changes() {
+        if (publishedAlready) return new Map();
+        try {
+          await detect();
+          const verdicts = await connection.runAndReadAll('SELECT url, changed FROM stage_changes');
+          return new Map(verdicts.getRows() as Array<[string, boolean | null]>);
+        } catch (error) {
+          await close();
+          throw storageFailure(error);
+        }
+      },
+      async commit(schedule) {
+        try {
+          if (publishedAlready) return await keepPublished();
+          const manifest = await build(schedule).catch((error: unknown) => {
+            throw storageFailure(error);
+          });
+          try {
+            await rename(work, folder);
+          } catch (error) {
+            throw ioError('publish', folder, error);
+          }
+          await fsyncPath(root);
+          await addToCatalogue(root, await catalogueEntry(folder, manifest, options.clock));
+          log.info({ snapshot: options.name, folder }, 'snapshot published');
+          return { name: options.name, folder, manifest, alreadyPublished: false };
+        } finally {
+          await close();
+        }
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw storageFailure(error);
   }
+}
+
+/** Publishes a finished crawl with a schedule known beforehand (empty by default): openPublication, then commit. */
+export async function publishSnapshot(
+  options: PublishOptions & { readonly schedule?: readonly ScheduleEntry[] },
+): Promise<PublishedSnapshot> {
+  return (await openPublication(options)).commit(options.schedule ?? []);
 }

@@ -9,9 +9,10 @@ import {
 } from '../core/index.ts';
 import { ACCEPT_ENCODING } from './accept.ts';
 import { decodeBody, type OverLimit } from './decode-body.ts';
+import type { ExchangeObserver, Truncation } from './exchange-record.ts';
 import { toObservatoryError } from './network-error.ts';
-import { type PldStats, recordRequest } from './pld-stats.ts';
 import type { PolitenessGate } from './politeness-gate.ts';
+import { newCapture, tappedDispatcher, type WireCapture } from './wire-tap.ts';
 
 /** What every request needs from the fetcher that owns it. */
 export interface WebContext {
@@ -19,7 +20,10 @@ export interface WebContext {
   readonly clock: Clock;
   readonly gate: PolitenessGate;
   readonly dispatcher: Dispatcher;
-  readonly stats: Map<string, PldStats>;
+  /** Told of every exchange once it is over (see ExchangeRecord). */
+  readonly observer: ExchangeObserver;
+  /** The id of the next exchange. */
+  nextId(): number;
 }
 
 /** How to send one request and what to do with its body. */
@@ -33,6 +37,8 @@ export interface ExchangeOptions {
 
 /** One HTTP response: status, lower-cased headers, decoded body (empty for redirects). */
 export interface Exchange {
+  /** The id its ExchangeRecord carries. */
+  readonly id: number;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
@@ -54,6 +60,14 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
+}
+
+/** Why the body kept on the wire is incomplete, if it is. */
+function truncationOf(capture: WireCapture, cutAtLimit: boolean, error: ErrorCode | null): Truncation | null {
+  if (cutAtLimit || capture.overflow || error === 'too_large') return 'length';
+  if (capture.complete) return null;
+  if (error === 'timeout') return 'time';
+  return error === 'reset' ? 'disconnect' : 'unspecified';
 }
 
 /** What went wrong in an exchange: our deadline, or the network; an abort by the caller rethrows its reason. */
@@ -91,12 +105,14 @@ export async function exchange(
     () => {},
   );
   const abort = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
-  let status: number | null = null;
+  const id = ctx.nextId();
+  const capture = newCapture();
   let bytes = 0;
+  let cutAtLimit = false;
   let error: ErrorCode | null = null;
   try {
     const response = await request(url, {
-      dispatcher: ctx.dispatcher,
+      dispatcher: tappedDispatcher(ctx.dispatcher, capture, options.maxBytes),
       method: 'GET',
       signal: abort,
       headers: {
@@ -108,11 +124,11 @@ export async function exchange(
       bodyTimeout: config.timeoutMs,
     });
     permit.confirm();
-    status = response.statusCode;
+    const status = response.statusCode;
     const headers = flatHeaders(response.headers);
     if (REDIRECTS.has(status)) {
       await response.body.dump({ limit: 64 * 1024, signal: abort }).catch(() => {});
-      return { status, headers, body: Buffer.alloc(0), truncated: false, sentAt, failure: null };
+      return { id, status, headers, body: Buffer.alloc(0), truncated: false, sentAt, failure: null };
     }
     try {
       const decoded = await decodeBody(
@@ -123,11 +139,12 @@ export async function exchange(
         abort,
       );
       bytes = decoded.body.length;
-      return { status, headers, body: decoded.body, truncated: decoded.truncated, sentAt, failure: null };
+      cutAtLimit = decoded.truncated;
+      return { id, status, headers, body: decoded.body, truncated: decoded.truncated, sentAt, failure: null };
     } catch (thrown) {
       const failure = failureOf(thrown, deadline.signal, signal);
       error = failure.code;
-      return { status, headers, body: Buffer.alloc(0), truncated: false, sentAt, failure };
+      return { id, status, headers, body: Buffer.alloc(0), truncated: false, sentAt, failure };
     }
   } catch (thrown) {
     const failure = failureOf(thrown, deadline.signal, signal);
@@ -136,12 +153,28 @@ export async function exchange(
   } finally {
     timer.abort();
     permit.release();
-    recordRequest(ctx.stats, pld, {
+    ctx.observer.exchanged({
+      id,
+      url: url.href,
+      pld,
       robots: options.robots,
-      bytes,
-      serviceMs: clock.now() - sentAt,
+      sentAt,
       waitMs: sentAt - waitStart,
-      status,
+      serviceMs: clock.now() - sentAt,
+      requestHead: capture.requestHead,
+      remoteAddress: capture.remoteAddress,
+      response:
+        capture.status === null
+          ? null
+          : {
+              status: capture.status,
+              statusText: capture.statusText,
+              headers: capture.headers,
+              body: capture.body,
+              bodyBytes: capture.bodyBytes,
+              truncated: truncationOf(capture, cutAtLimit, error),
+            },
+      decodedBytes: bytes,
       error,
     });
   }

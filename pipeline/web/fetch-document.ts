@@ -52,6 +52,7 @@ function finish(
     redirects: p.redirects,
     attempts: p.attempts,
     handedOver,
+    responseId: response?.id ?? null,
   };
 }
 

@@ -2,9 +2,10 @@ import { Agent } from 'undici';
 import { type Clock, type CrawlConfig, type FetchResult, systemClock } from '../core/index.ts';
 import { ACCEPT_JSONLD, ACCEPT_RDF } from './accept.ts';
 import type { WebContext } from './exchange.ts';
+import type { ExchangeObserver } from './exchange-record.ts';
 import { fetchWithRules, type UrlClaim } from './fetch-document.ts';
 import { pinnedConnector } from './pinned-connector.ts';
-import type { PldStats } from './pld-stats.ts';
+import { type PldStats, pldStatsObserver } from './pld-stats.ts';
 import { createPolitenessGate, type PolitenessGate } from './politeness-gate.ts';
 import { createRobotsCache } from './robots-cache.ts';
 
@@ -22,27 +23,44 @@ export interface Fetcher {
   close(): Promise<void>;
 }
 
+/** Who else is told of the fetcher's exchanges (an archive, a test). */
+export interface FetcherOptions {
+  readonly observers?: readonly ExchangeObserver[];
+}
+
 /** A fetcher for one crawl from its validated config; the clock paces politeness and timeouts. */
-export function createFetcher(config: CrawlConfig, clock: Clock = systemClock): Fetcher {
+export function createFetcher(
+  config: CrawlConfig,
+  clock: Clock = systemClock,
+  options: FetcherOptions = {},
+): Fetcher {
   const dispatcher = new Agent({
     connect: pinnedConnector(config),
     connections: config.perPld,
     headersTimeout: config.timeoutMs,
     bodyTimeout: config.timeoutMs,
   });
+  const stats = pldStatsObserver();
+  const observers = [stats, ...(options.observers ?? [])];
+  let exchanges = 0;
   const ctx: WebContext = {
     config,
     clock,
     gate: createPolitenessGate(config, clock),
     dispatcher,
-    stats: new Map(),
+    observer: {
+      exchanged(record) {
+        for (const observer of observers) observer.exchanged(record);
+      },
+    },
+    nextId: () => ++exchanges,
   };
   const robots = createRobotsCache(ctx);
   return {
     fetchDocument: (url, signal, claim) => fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal, claim),
     fetchContext: (url, signal) => fetchWithRules(ctx, robots, url, ACCEPT_JSONLD, signal),
     gate: ctx.gate,
-    stats: () => ctx.stats,
+    stats: () => stats.table,
     close: () => dispatcher.close(),
   };
 }

@@ -25,14 +25,24 @@ const BY_SYSTEM_CODE: Readonly<Record<string, ErrorCode>> = {
   ERR_BROTLI_DECOMPRESSION_FAILED: 'bad_encoding',
 };
 
+// OpenSSL's verify results as Node reports them (X509_V_ERR_* without the prefix) and Node's own
+// host name check; every other TLS failure is plain `tls`.
+const BY_TLS_CODE: Readonly<Record<string, ErrorCode>> = {
+  CERT_HAS_EXPIRED: 'tls_expired',
+  CERT_NOT_YET_VALID: 'tls_expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'tls_hostname',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'tls_untrusted',
+  SELF_SIGNED_CERT_IN_CHAIN: 'tls_untrusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'tls_untrusted',
+  UNABLE_TO_GET_ISSUER_CERT: 'tls_untrusted',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'tls_untrusted',
+  CERT_UNTRUSTED: 'tls_untrusted',
+  CERT_SIGNATURE_FAILURE: 'tls_untrusted',
+  INVALID_CA: 'tls_untrusted',
+};
+
 function isTlsCode(code: string): boolean {
-  return (
-    code.startsWith('ERR_TLS') ||
-    code.startsWith('ERR_SSL') ||
-    code.includes('CERT') ||
-    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
-    code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
-  );
+  return code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT');
 }
 
 /** The first ObservatoryError or system code along an error's cause chain. */
@@ -42,6 +52,7 @@ function codeOf(error: unknown): ErrorCode | null {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {
       if (code in BY_SYSTEM_CODE) return BY_SYSTEM_CODE[code];
+      if (code in BY_TLS_CODE) return BY_TLS_CODE[code];
       if (isTlsCode(code)) return 'tls';
       if (code.startsWith('Z_') || code.includes('ZSTD')) return 'bad_encoding';
     }

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { buildConnector } from 'undici';
 import { type CrawlConfig, findResolveRule, ObservatoryError } from '../core/index.ts';
 import { isBlockedAddress } from './address-guard.ts';
@@ -30,7 +31,8 @@ async function addressesOf(host: string, lookupAll: LookupAll): Promise<string[]
 }
 
 /**
- * Decides where a connection to `host:port` goes: a `--resolve` rule, else every address DNS
+ * Decides where a connection to `host:port` goes (`port` is the URL's: 443 for https without
+ * one): a `--resolve` rule, else every address DNS
  * gives. Refuses with `blocked_address` if any of them is non-public (unless allowPrivate), and
  * returns the one address to connect to, so that what was checked is what is connected to.
  */
@@ -41,7 +43,7 @@ export async function resolveTarget(
   lookupAll: LookupAll = systemLookup,
 ): Promise<Target> {
   const name = host.replace(/^\[|\]$/g, '').toLowerCase();
-  const rule = findResolveRule(config.resolve, name);
+  const rule = findResolveRule(config.resolve, name, port);
   const addresses = await addressesOf(rule ? rule.address : name, lookupAll);
   if (addresses.length === 0) throw new ObservatoryError('dns', `${name}: no address`);
   if (!config.allowPrivate) {
@@ -55,14 +57,16 @@ export async function resolveTarget(
 
 /**
  * An undici connector that resolves and checks every new connection itself and connects to the
- * checked address (no second lookup, so DNS rebinding cannot slip in). Host header and TLS
- * server name stay the original host.
+ * checked address (no second lookup, so DNS rebinding cannot slip in). Host header, TLS server
+ * name (SNI) and the certificate's host name check stay the original host. Extra CA certificates
+ * are added to the system's: Node's `ca` option replaces the default store rather than adding to it.
  */
 export function pinnedConnector(
   config: CrawlConfig,
   lookupAll: LookupAll = systemLookup,
 ): buildConnector.connector {
-  const connect = buildConnector({ timeout: config.timeoutMs });
+  const ca = config.caCertificates.length > 0 ? [...rootCertificates, ...config.caCertificates] : undefined;
+  const connect = buildConnector({ timeout: config.timeoutMs, ...(ca ? { ca } : {}) });
   return (options: buildConnector.Options, callback: buildConnector.Callback) => {
     const defaultPort = options.protocol === 'https:' ? 443 : 80;
     const port = Number(options.port) || defaultPort;

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../core/index.ts';
+import type { ExchangeObserver, ExchangeRecord } from './exchange-record.ts';
 
 /**
  * What the fetcher saw of one PLD, as plain data: enough for the crawler's progress line and for
@@ -21,33 +22,35 @@ export interface PldStats {
   errors: Partial<Record<ErrorCode, number>>;
 }
 
-/** What one request contributes to its PLD's statistics. */
-export interface RequestOutcome {
-  readonly robots: boolean;
-  readonly bytes: number;
-  readonly serviceMs: number;
-  readonly waitMs: number;
-  readonly status: number | null;
-  readonly error: ErrorCode | null;
-}
-
 /** Statistics of one PLD nobody has asked yet. */
-export function emptyPldStats(): PldStats {
+function emptyPldStats(): PldStats {
   return { requests: 0, robotsRequests: 0, bytes: 0, serviceMs: 0, waitMs: 0, statuses: {}, errors: {} };
 }
 
-/** Adds one request to the statistics of its PLD in `table`. */
-export function recordRequest(table: Map<string, PldStats>, pld: string, outcome: RequestOutcome): void {
-  let stats = table.get(pld);
-  if (!stats) {
-    stats = emptyPldStats();
-    table.set(pld, stats);
-  }
-  stats.requests++;
-  if (outcome.robots) stats.robotsRequests++;
-  stats.bytes += outcome.bytes;
-  stats.serviceMs += outcome.serviceMs;
-  stats.waitMs += outcome.waitMs;
-  if (outcome.status !== null) stats.statuses[outcome.status] = (stats.statuses[outcome.status] ?? 0) + 1;
-  if (outcome.error !== null) stats.errors[outcome.error] = (stats.errors[outcome.error] ?? 0) + 1;
+/** An observer that sums every exchange into the statistics of its PLD. */
+export interface PldStatsObserver extends ExchangeObserver {
+  /** Statistics per PLD so far (live objects). */
+  readonly table: ReadonlyMap<string, Readonly<PldStats>>;
+}
+
+export function pldStatsObserver(): PldStatsObserver {
+  const table = new Map<string, PldStats>();
+  return {
+    table,
+    exchanged(record: ExchangeRecord) {
+      let stats = table.get(record.pld);
+      if (!stats) {
+        stats = emptyPldStats();
+        table.set(record.pld, stats);
+      }
+      stats.requests++;
+      if (record.robots) stats.robotsRequests++;
+      stats.bytes += record.decodedBytes;
+      stats.serviceMs += record.serviceMs;
+      stats.waitMs += record.waitMs;
+      const status = record.response?.status;
+      if (status !== undefined) stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
+      if (record.error !== null) stats.errors[record.error] = (stats.errors[record.error] ?? 0) + 1;
+    },
+  };
 }

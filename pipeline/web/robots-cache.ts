@@ -1,4 +1,4 @@
-import { type ErrorCode, ObservatoryError, payLevelDomain } from '../core/index.ts';
+import { type ErrorCode, ObservatoryError, payLevelDomain, TLS_ERROR_CODES } from '../core/index.ts';
 import { type Exchange, exchange, type WebContext } from './exchange.ts';
 import { retryAfterMs } from './retry-after.ts';
 import { ALLOW_ALL, parseRobots, type RobotsPolicy, robotsText } from './robots-rules.ts';
@@ -23,7 +23,7 @@ export interface RobotsCache {
  */
 type Unreachable = { readonly code: ErrorCode; readonly message: string };
 
-const HOST_FAILURES = new Set<ErrorCode>(['dns', 'blocked_address', 'tls', 'refused']);
+const HOST_FAILURES = new Set<ErrorCode>(['dns', 'blocked_address', ...TLS_ERROR_CODES, 'refused']);
 
 interface Entry {
   readonly policy: RobotsPolicy | Unreachable;

@@ -8,6 +8,7 @@ import {
   parseDuration,
   parseInstant,
   parseResolveRule,
+  pemCertificates,
 } from '../../pipeline/core/index.ts';
 
 test('crawlConfig fills the papers defaults and freezes', () => {
@@ -49,15 +50,40 @@ test('parseResolveRule reads curl-style rules, IPv6 included', () => {
     { host: 'dbpedia.org', address: '::1', port: 81 },
   );
   for (const bad of ['127.0.0.1:8080', '*=127.0.0.1', '*=127.0.0.1:99999', '']) {
-    assert.throws(() => parseResolveRule(bad), /--resolve: expected HOST=ADDR:PORT/);
+    assert.throws(() => parseResolveRule(bad), /--resolve: expected HOST\[:PORT\]=ADDR:PORT/);
+  }
+  for (const bad of ['*:0=127.0.0.1:1', '*:70000=127.0.0.1:1', '*:x=127.0.0.1:1']) {
+    assert.throws(() => parseResolveRule(bad), /--resolve/);
   }
 });
 
 test('findResolveRule prefers the exact host over *', () => {
   const rules = [parseResolveRule('*=127.0.0.1:1'), parseResolveRule('a.org=127.0.0.2:2')];
-  assert.equal(findResolveRule(rules, 'A.org')?.port, 2);
-  assert.equal(findResolveRule(rules, 'b.org')?.port, 1);
-  assert.equal(findResolveRule([], 'b.org'), undefined);
+  assert.equal(findResolveRule(rules, 'A.org', 80)?.port, 2);
+  assert.equal(findResolveRule(rules, 'b.org', 80)?.port, 1);
+  assert.equal(findResolveRule([], 'b.org', 80), undefined);
+});
+
+test('a rule naming a URL port routes only that port, before a rule for every port', () => {
+  assert.deepEqual(
+    { ...parseResolveRule('*:443=127.0.0.1:8443') },
+    { host: '*', fromPort: 443, address: '127.0.0.1', port: 8443 },
+  );
+  const rules = ['*=127.0.0.1:8080', '*:443=127.0.0.1:8443', 'a.org:443=127.0.0.2:9443'].map(
+    parseResolveRule,
+  );
+  assert.equal(findResolveRule(rules, 'b.org', 80)?.port, 8080);
+  assert.equal(findResolveRule(rules, 'b.org', 443)?.port, 8443);
+  assert.equal(findResolveRule(rules, 'a.org', 443)?.port, 9443);
+  assert.equal(findResolveRule(rules, 'a.org', 80)?.port, 8080);
+  assert.equal(findResolveRule(rules.slice(1), 'b.org', 80), undefined);
+});
+
+test('caCertificates takes PEM certificates only, and pemCertificates splits a bundle', () => {
+  const pem = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
+  assert.deepEqual(pemCertificates(`# bundle\n${pem}${pem}`), [pem, pem]);
+  assert.deepEqual(crawlConfig({ caCertificates: [pem] }).caCertificates, [pem]);
+  assert.throws(() => crawlConfig({ caCertificates: ['not a certificate'] }), /caCertificates/);
 });
 
 const durations: Array<[string, number]> = [

@@ -7,9 +7,9 @@
 import type { CrawledDocument, DocumentRecord, ScheduleEntry, Statement } from '../../pipeline/core/index.ts';
 import { manualClock } from '../../pipeline/core/index.ts';
 import {
+  openPublication,
   type PublishedSnapshot,
   type PublishOptions,
-  publishSnapshot,
   snapshotName,
 } from '../../pipeline/snapshot/index.ts';
 
@@ -201,25 +201,30 @@ export function schedule(): ScheduleEntry[] {
   ];
 }
 
-/** Wraps an array as the `documents` callback publishSnapshot takes. */
+/** Wraps an array as the `documents` callback a publish takes. */
 export function source(docs: CrawledDocument[]): () => AsyncIterable<CrawledDocument> {
   return async function* () {
     yield* docs;
   };
 }
 
+/** A week's schedule: given, or derived from change detection's verdicts as the observe stage does. */
+export type WeekSchedule =
+  | readonly ScheduleEntry[]
+  | ((changes: ReadonlyMap<string, boolean | null>) => readonly ScheduleEntry[]);
+
 /**
  * Publishes `documents` as the weekly snapshot of the week starting `start` (a one-hour crawl) under
  * `root`; `watch` gives the publish a log or a progress to report to.
  */
-export function publishWeek(
+export async function publishWeek(
   root: string,
   start: number,
   documents: PublishOptions['documents'],
-  schedule?: PublishOptions['schedule'],
+  schedule: WeekSchedule = [],
   watch: Pick<PublishOptions, 'log' | 'progress'> = {},
 ): Promise<PublishedSnapshot> {
-  return publishSnapshot({
+  const publication = await openPublication({
     root,
     name: snapshotName('weekly', start),
     kind: 'weekly',
@@ -227,17 +232,16 @@ export function publishWeek(
     endedAt: start + 3_600_000,
     config: {},
     documents,
-    schedule,
     clock: manualClock(start + 2 * 3_600_000),
     ...watch,
   });
+  return publication.commit(
+    typeof schedule === 'function' ? schedule(await publication.changes()) : schedule,
+  );
 }
 
 /** Publishes the two sample weeks as weekly snapshots under `root`; week 2 may carry a schedule. */
-export async function publishSampleWeeks(
-  root: string,
-  week2Schedule?: PublishOptions['schedule'],
-): Promise<void> {
+export async function publishSampleWeeks(root: string, week2Schedule?: WeekSchedule): Promise<void> {
   await publishWeek(root, WEEK1, source(week1()));
   await publishWeek(root, WEEK2, source(week2()), week2Schedule);
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CRAWL_DEFAULTS } from '../../core/index.ts';
+import { CRAWL_DEFAULTS, TLS_ERROR_CODES } from '../../core/index.ts';
 import { POLICY_NAMES, type PolicyName } from '../../crawl/index.ts';
 import {
   listSnapshots,
@@ -15,7 +15,14 @@ import { emptyHistory } from './profile.ts';
 /** Error codes after which the fetcher tried again (pipeline/web/fetch-document.ts). */
 const RETRIED = new Set(['http_5xx', 'http_429', 'reset', 'timeout']);
 /** Error codes that end a fetch before the document's own request is sent. */
-const NOT_SENT = new Set(['robots', 'robots_unavailable', 'dns', 'blocked_address', 'tls', 'bad_url']);
+const NOT_SENT = new Set<string>([
+  'robots',
+  'robots_unavailable',
+  'dns',
+  'blocked_address',
+  ...TLS_ERROR_CODES,
+  'bad_url',
+]);
 
 /** The politeness a past crawl ran with, from its manifest (defaults when it did not record them). */
 interface PastConfig {

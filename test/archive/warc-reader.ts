@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Transform } from 'node:stream';
+import zlib from 'node:zlib';
+
+/** A WARC record as node-warc (a second, independent parser) reads it. */
+export interface ParsedRecord {
+  readonly warcHeader: Record<string, string>;
+  readonly httpInfo: { statusCode?: number | string; headers: Record<string, string> } | null;
+  readonly content: Buffer | null;
+}
+
+interface StreamTransform extends Transform {
+  buffered: Buffer | undefined;
+  _consumeChunk(chunk: Buffer, done: (error?: Error | null) => void, pushLast: boolean): void;
+}
+
+const { WARCStreamTransform } = createRequire(import.meta.url)('node-warc') as {
+  WARCStreamTransform: new () => StreamTransform;
+};
+
+/**
+ * node-warc 3.3.1's stream parser calls its flush callback twice when the last record is still
+ * buffered (always, at the end of a file), which Node 24 turns into ERR_MULTIPLE_CALLBACK and the
+ * loss of that record. Same parser, flush called back once.
+ */
+function recordParser(): StreamTransform {
+  const parser = new WARCStreamTransform();
+  parser._flush = (done) => {
+    const last = parser.buffered;
+    parser.buffered = undefined;
+    if (last) parser._consumeChunk(last, done, true);
+    else done();
+  };
+  return parser;
+}
+
+/** Every record of a .warc.gz file, read by node-warc. */
+export async function readWithNodeWarc(file: string): Promise<ParsedRecord[]> {
+  const records: ParsedRecord[] = [];
+  const parsed = createReadStream(file).pipe(zlib.createGunzip()).pipe(recordParser());
+  for await (const record of parsed as AsyncIterable<ParsedRecord>) records.push(record);
+  return records;
+}
+
+/** One decompressed record split by the WARC/1.1 grammar: header block, then Content-Length bytes of block. */
+export interface SplitRecord {
+  readonly headers: Map<string, string>;
+  readonly block: Buffer;
+  /** Bytes after the block: must be exactly the two CRLFs that end a record. */
+  readonly rest: Buffer;
+}
+
+export function splitRecord(record: Buffer): SplitRecord {
+  const end = record.indexOf('\r\n\r\n');
+  const lines = record.subarray(0, end).toString('utf8').split('\r\n');
+  const headers = new Map<string, string>();
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(':');
+    headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
+  }
+  const start = end + 4;
+  const length = Number(headers.get('content-length'));
+  return { headers, block: record.subarray(start, start + length), rest: record.subarray(start + length) };
+}
+
+/** The payload of an HTTP block: what follows the HTTP head. */
+export function httpPayload(block: Buffer): Buffer {
+  return block.subarray(block.indexOf('\r\n\r\n') + 4);
+}
+
+export const sha256 = (bytes: Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+/** The bytes a pointer names, decompressed: exactly one gzip member must be there. */
+export function pointedRecord(dir: string, pointer: { filename: string; offset: number; length: number }) {
+  const file = readFileSync(`${dir}/${pointer.filename}`);
+  const slice = file.subarray(pointer.offset, pointer.offset + pointer.length);
+  return { slice, record: zlib.gunzipSync(slice) };
+}
