@@ -37,6 +37,8 @@ export interface CrawlCliOptions {
   parseMemory: string;
   /** False with --no-warc (commander's default for it is true). */
   warc?: boolean;
+  /** False with --no-conditional. */
+  conditional?: boolean;
   userAgent?: string;
   policy: string;
   now?: string;
@@ -103,6 +105,10 @@ export function addCrawlOptions(command: Command): Command {
       String(CRAWL_DEFAULTS.parseMemoryMb),
     )
     .option('--no-warc', 'do not keep the WARC archive of the crawl (saves its disk space: docs/archive.md)')
+    .option(
+      '--no-conditional',
+      're-visits download every document in full (no If-None-Match / If-Modified-Since, no 304)',
+    )
     .option('--user-agent <text>', 'User-Agent header (must contain our product token)')
     .addOption(
       new Option('--policy <name>', 'which ready PLD a free slot serves')
@@ -178,6 +184,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     parseBudgetMs: parseDuration(o.parseBudget, '--parse-budget'),
     parseMemoryMb: integer('--parse-memory', o.parseMemory),
     ...(o.warc === false ? { warc: false } : {}),
+    ...(o.conditional === false ? { conditional: false } : {}),
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),
   });
   const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;

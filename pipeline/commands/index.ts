@@ -5,6 +5,7 @@ import { evaluateCommand } from './evaluate.ts';
 import { expandCommand } from './expand.ts';
 import { planCommand } from './plan.ts';
 import { portalCommand } from './portal.ts';
+import { reparseCommand } from './reparse.ts';
 import { simwebCommand } from './simweb.ts';
 import { snapshotCommand } from './snapshot.ts';
 import { statsCommand } from './stats.ts';
@@ -20,6 +21,7 @@ export const commands: Array<() => Command> = [
   planCommand,
   evaluateCommand,
   verifyCommand,
+  reparseCommand,
   statsCommand,
   portalCommand,
   simwebCommand,

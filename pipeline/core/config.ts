@@ -74,6 +74,11 @@ export interface CrawlConfig {
   readonly warc: boolean;
   /** A WARC file is closed and the next one started once it passes this many bytes. */
   readonly warcFileBytes: number;
+  /**
+   * Re-visits send If-None-Match / If-Modified-Since from the document's previous observation, and
+   * a 304 carries its statements over (docs/crawling.md, "Conditional re-visits").
+   */
+  readonly conditional: boolean;
 }
 
 export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
@@ -100,6 +105,7 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   allowPrivate: false,
   warc: true,
   warcFileBytes: 1024 * 1024 * 1024,
+  conditional: true,
 });
 
 function wholeNumber(name: string, value: unknown, least: number): number {
@@ -149,7 +155,9 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
   for (const k of ['timeoutMs', 'parseBudgetMs'] as const) {
     if (c[k] === 0) throw invalidInput(k, 'a positive number of milliseconds', c[k]);
   }
-  if (typeof c.warc !== 'boolean') throw invalidInput('warc', 'true or false', c.warc);
+  for (const k of ['warc', 'conditional'] as const) {
+    if (typeof c[k] !== 'boolean') throw invalidInput(k, 'true or false', c[k]);
+  }
   if (typeof c.userAgent !== 'string' || !c.userAgent.includes(c.productToken)) {
     throw invalidInput(
       'userAgent',

@@ -43,11 +43,14 @@ export type {
   FetchResult,
   ObjectKind,
   ParseResult,
+  PreviousObservation,
   RdfFormat,
   RedirectHop,
   ScheduleEntry,
   SnapshotKind,
   Statement,
+  Validation,
+  Validators,
   WarcPointer,
 } from './types.ts';
 export { readUriList } from './uri-list.ts';

@@ -63,6 +63,40 @@ export interface FetchResult {
   readonly responseId: number | null;
   /** Where the archive keeps that response; absent or null when it is not archived. */
   readonly warc?: WarcPointer | null;
+  /** True when the request that got the final response carried validators (If-None-Match / If-Modified-Since). */
+  readonly conditional: boolean;
+}
+
+/** Validators of a previous observation, sent when a re-visit requests the URL they belong to. */
+export interface Validators {
+  /** The URL whose response carried them: the previous observation's final URL. */
+  readonly url: string;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+}
+
+/**
+ * What a conditional re-visit did (documents.parquet `validation`): `not_modified`, a 304 whose
+ * statements were carried over; `modified`, a full answer with other content; `unmatched`, a full
+ * answer with the same content (the server did not recognise its own validators, e.g. an ETag that
+ * changes on every response); `stale_304`, a 304 that an unconditional check found wrong (the
+ * content had changed): the row holds the check's answer.
+ */
+export type Validation = 'not_modified' | 'modified' | 'unmatched' | 'stale_304';
+
+/** A URL's previous observation, as far as a re-visit needs it: to ask, and to carry over on a 304. */
+export interface PreviousObservation {
+  /** The snapshot that holds it. */
+  readonly snapshot: string;
+  readonly finalUrl: string;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  readonly contentSha256: string;
+  readonly graphHash: string | null;
+  readonly format: RdfFormat | null;
+  readonly contentType: string | null;
+  /** Decompressed body size. */
+  readonly bytes: number;
 }
 
 /** Where a WARC response record lies: Common Crawl's pointer, the gzip member in its file. */
@@ -124,6 +158,10 @@ export interface DocumentRecord {
   readonly warcFilename?: string | null;
   readonly warcOffset?: number | null;
   readonly warcLength?: number | null;
+  /** What a conditional re-visit did (see Validation); null or absent: the request was unconditional. */
+  readonly validation?: Validation | null;
+  /** With validation `not_modified`: the snapshot whose statements and content fields this row repeats. */
+  readonly carriedFrom?: string | null;
 }
 
 /** A finished fetch as the crawl journal stores it and the publisher reads it. */

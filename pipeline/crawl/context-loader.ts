@@ -1,13 +1,7 @@
 import type { CrawlConfig } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import type { ContextLoader } from '../rdf/index.ts';
-import type { Fetcher } from '../web/index.ts';
-import { alternateJsonLd } from './link-header.ts';
-
-/** application/json, application/ld+json and every other `+json` type. */
-function isJson(contentType: string | undefined): boolean {
-  return /^\s*application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i.test(contentType ?? '');
-}
+import { alternateJsonLd, type Fetcher, isJsonType } from '../web/index.ts';
 
 /**
  * One crawl's remote JSON-LD contexts. They are fetched through the crawl's own fetcher, so they
@@ -34,7 +28,7 @@ export function contextLoader(web: Fetcher, config: CrawlConfig): ContextLoader 
       );
     }
     pending = web.fetchContext(url).then(async (result) => {
-      const alternate = isJson(result.headers['content-type'])
+      const alternate = isJsonType(result.headers['content-type'])
         ? null
         : alternateJsonLd(result.headers.link, result.finalUrl);
       const answer = alternate && alternate !== url ? await web.fetchContext(alternate) : result;

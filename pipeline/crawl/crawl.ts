@@ -7,6 +7,7 @@ import type {
   Logger,
   Progress,
   Statement,
+  Validators,
 } from '../core/index.ts';
 import { normaliseIri, ObservatoryError } from '../core/index.ts';
 import { type ContextLoader, extractLinks } from '../rdf/index.ts';
@@ -16,12 +17,18 @@ import { processFetch } from './document.ts';
 import { Frontier, type RoundUrl } from './frontier.ts';
 import { type Journal, openJournal } from './journal.ts';
 import { type PolicyName, type ReadyPld, rankReady } from './policy.ts';
+import { RevisitPolicy, type Revisits } from './revisit.ts';
 import { UrlClaims } from './url-claims.ts';
 
 /** What the crawl needs from the web stage: polite fetches, and when each PLD may be asked again. */
 export interface CrawlFetcher {
-  /** `claim` is asked before each request. */
-  fetchDocument(url: string, signal?: AbortSignal, claim?: UrlClaim): Promise<FetchResult>;
+  /** `claim` is asked before each request; `validators` make the request for their URL conditional. */
+  fetchDocument(
+    url: string,
+    signal?: AbortSignal,
+    claim?: UrlClaim,
+    validators?: Validators,
+  ): Promise<FetchResult>;
   /** Earliest clock time at which a request to `pld` may start. */
   readyAt(pld: string): number;
   /** The PLD's effective delay between request starts (ours, or its robots.txt Crawl-delay). */
@@ -56,6 +63,8 @@ export interface CrawlOptions {
   readonly signal?: AbortSignal;
   /** Held body bytes past which no new fetch starts (default HELD_BODY_BYTES). */
   readonly heldBodyBytes?: number;
+  /** Previous observations: with them (and config.conditional) re-visits are conditional (revisit.ts). */
+  readonly revisits?: Revisits;
 }
 
 export interface CrawlResult {
@@ -103,10 +112,15 @@ class CrawlRun {
 
   private readonly o: CrawlOptions;
   private readonly journal: Journal;
+  private readonly revisits: RevisitPolicy | null;
 
   constructor(options: CrawlOptions, journal: Journal) {
     this.o = options;
     this.journal = journal;
+    this.revisits =
+      options.revisits && options.config.conditional
+        ? new RevisitPolicy(options.fetcher, options.revisits)
+        : null;
   }
 
   /** Replays the journal line by line; says whether it held anything and whether the crawl had ended. */
@@ -245,7 +259,11 @@ class CrawlRun {
 
   private async fetchOne(url: string, depth: number): Promise<void> {
     const { plan, fetcher, loadContext, logger } = this.o;
-    const fetched = await fetcher.fetchDocument(url, undefined, (u) => this.claims.claim(u, url));
+    const claim = (u: string) => this.claims.claim(u, url);
+    const revisit = this.revisits
+      ? await this.revisits.fetch(url, claim)
+      : { fetched: await fetcher.fetchDocument(url, undefined, claim), validation: null, carried: null };
+    const { fetched } = revisit;
     const where = { segment: plan.segmentFor(depth), round: this.round };
     const held = fetched.body?.length ?? 0;
     this.heldBytes += held;
@@ -253,7 +271,7 @@ class CrawlRun {
       // a final URL another fetch requested is not downloaded again: this record points at that fetch's
       const doc = fetched.handedOver
         ? { record: await this.claims.handOver(fetched, where), statements: [] }
-        : await processFetch(fetched, where, { config: this.o.config, loadContext });
+        : await processFetch(fetched, where, { config: this.o.config, loadContext }, revisit);
       this.journal.append({ t: 'doc', depth, record: doc.record, statements: doc.statements });
       this.afterDocument(url, depth, doc.record, doc.statements, plan.maxDepth);
       logger.debug(

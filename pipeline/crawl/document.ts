@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CrawlConfig, CrawlSegment, DocumentRecord, FetchResult, Statement } from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
 import { type ContextLoader, readDocument } from '../rdf/index.ts';
+import type { RevisitOutcome } from './revisit.ts';
 
 /** A fetched, parsed document ready for the journal. */
 export interface ProcessedDocument {
@@ -17,13 +18,18 @@ export interface Reading {
 
 /**
  * Turns one fetch into a document record and its statements: parse and hash (in a parse worker,
- * within the config's CPU budget and context limit), and note what came back.
+ * within the config's CPU budget and context limit), and note what came back. A re-visit answered
+ * 304 is not parsed: its record repeats the previous observation's content fields and its
+ * statements are the previous ones, so that the snapshot holds the document whole.
  */
 export async function processFetch(
   fetch: FetchResult,
   where: { segment: CrawlSegment; round: number },
   reading: Reading,
+  revisit?: Pick<RevisitOutcome, 'validation' | 'carried'>,
 ): Promise<ProcessedDocument> {
+  const carried = revisit?.carried ?? null;
+  if (carried) return carriedDocument(fetch, where, revisit?.validation ?? null, carried);
   const body = fetch.body;
   const parsed =
     body && fetch.error === null
@@ -66,6 +72,47 @@ export async function processFetch(
     warcFilename: fetch.warc?.filename ?? null,
     warcOffset: fetch.warc?.offset ?? null,
     warcLength: fetch.warc?.length ?? null,
+    validation: revisit?.validation ?? null,
+    carriedFrom: null,
+  };
+  return { record, statements };
+}
+
+/** The record of a 304 whose previous observation is carried over (see processFetch). */
+function carriedDocument(
+  fetch: FetchResult,
+  where: { segment: CrawlSegment; round: number },
+  validation: RevisitOutcome['validation'],
+  carried: NonNullable<RevisitOutcome['carried']>,
+): ProcessedDocument {
+  const { from, statements } = carried;
+  const record: DocumentRecord = {
+    url: fetch.url,
+    finalUrl: fetch.finalUrl,
+    pld: urlPld(fetch.url),
+    segment: where.segment,
+    round: where.round,
+    fetchedAt: fetch.startedAt,
+    durationMs: fetch.durationMs,
+    status: fetch.status,
+    error: null,
+    errorMessage: null,
+    contentType: fetch.headers['content-type'] ?? from.contentType,
+    format: from.format,
+    bytes: from.bytes,
+    statements: statements.length,
+    contentSha256: from.contentSha256,
+    graphHash: from.graphHash,
+    // a 304 may send updated validators (RFC 9110, 15.4.5); the next re-visit asks with those
+    etag: fetch.headers.etag ?? from.etag,
+    lastModified: fetch.headers['last-modified'] ?? from.lastModified,
+    headers: fetch.headers,
+    redirects: fetch.redirects,
+    warcFilename: fetch.warc?.filename ?? null,
+    warcOffset: fetch.warc?.offset ?? null,
+    warcLength: fetch.warc?.length ?? null,
+    validation,
+    carriedFrom: from.snapshot,
   };
   return { record, statements };
 }

@@ -43,8 +43,8 @@ export function createCrawlTools(
   const web = createFetcher(config, clock, { observers: archive ? [archive] : [] });
   return {
     fetcher: {
-      fetchDocument: async (url, signal, claim) => {
-        const fetched = await web.fetchDocument(url, signal, claim);
+      fetchDocument: async (url, signal, claim, validators) => {
+        const fetched = await web.fetchDocument(url, signal, claim, validators);
         return archive ? { ...fetched, warc: await archive.pointerOf(fetched.responseId) } : fetched;
       },
       readyAt: (pld) => web.gate.readyAt(pld),

@@ -4,7 +4,7 @@ import type { Clock, CrawlConfig, Logger, Progress, ScheduleEntry } from '../cor
 import { collectGarbage } from '../core/index.ts';
 import type { CrawlPlan, PolicyName } from '../crawl/index.ts';
 import { createCrawlTools, readJournalDocuments, runCrawl } from '../crawl/index.ts';
-import { openPublication, type PublishedSnapshot } from '../snapshot/index.ts';
+import { openPreviousContent, openPublication, type PublishedSnapshot } from '../snapshot/index.ts';
 import { type RunState, runDir, saveRunState } from './run-state.ts';
 
 const MIB = 1024 * 1024;
@@ -36,7 +36,12 @@ export async function crawlAndPublish(
 ): Promise<PublishedSnapshot | null> {
   const { config, policy, clock, logger } = ctx;
   const dir = join(runDir(ctx.root, run.name), 'crawl');
-  const tools = createCrawlTools(config, clock);
+  const archive = join(dir, 'warc');
+  const tools = createCrawlTools(config, clock, { dir: archive, prefix: run.name });
+  // the observations published before this run began: what its re-visits ask about and carry over
+  const revisits = config.conditional
+    ? await openPreviousContent(ctx.root, plan.seeds, new Date(run.startedAt).toISOString())
+    : undefined;
   const crawled = await runCrawl({
     plan,
     config,
@@ -48,7 +53,11 @@ export async function crawlAndPublish(
     logger,
     progress: ctx.progress,
     signal: ctx.signal,
-  }).finally(() => tools.close());
+    revisits,
+  }).finally(async () => {
+    await tools.close();
+    revisits?.close();
+  });
   if (!crawled.complete) return null;
   collectGarbage();
   // what the publish starts on, and the crawl's peak: beside the publish phases' peaks, it says
@@ -83,6 +92,7 @@ export async function crawlAndPublish(
       plan: { maxDepth: plan.maxDepth, maxDocuments: plan.maxDocuments, maxRounds: plan.maxRounds },
     },
     documents: () => readJournalDocuments(dir, { logger }),
+    archive,
     clock,
     log: logger,
     progress: ctx.publishProgress?.(),

@@ -18,7 +18,7 @@ const CARET = 0x5e;
 const UNDERSCORE = 0x5f;
 
 /** ASCII characters an IRIREF holds unescaped: not U+0000-U+0020, `<>"{}|^\`` or backslash. */
-const IRI_CHAR = new Uint8Array(128);
+export const IRI_CHAR = new Uint8Array(128);
 /** ASCII letters and digits. */
 const ALNUM = new Uint8Array(128);
 /** The ECHAR escapes of a string literal, by the character after the backslash. */
@@ -35,8 +35,11 @@ const ECHAR: Readonly<Record<string, string>> = {
 for (let c = 0x21; c < 128; c++) IRI_CHAR[c] = '<>"{}|^`\\'.includes(String.fromCharCode(c)) ? 0 : 1;
 for (let c = 0; c < 128; c++) ALNUM[c] = /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
 
-/** Thrown inside the reader when a line is not in the plain form it reads; caught by `read`. */
-const UNSURE = new Error('not plain N-Triples');
+/**
+ * Thrown inside a fast reader (this one, turtle-reader.ts) when the text is not in the form it
+ * reads; caught by the reader's `read`, which then hands the document to n3.
+ */
+export const UNSURE = new Error('not in the plain form');
 
 /**
  * A reader for the plain form of N-Triples and N-Quads that nearly every published file is in:
@@ -240,7 +243,7 @@ class PlainLineReader {
 }
 
 /** The string with its ECHAR and UCHAR escapes replaced; unsure on any other or invalid escape. */
-function unescapeString(raw: string): string {
+export function unescapeString(raw: string): string {
   let out = '';
   let from = 0;
   let at = raw.indexOf('\\');

@@ -40,7 +40,8 @@ async function loadPreviousObservations(
   return read;
 }
 
-function toStatement(row: unknown[]): Statement {
+/** A quads row (graph, then the six statement columns) as a Statement. */
+export function toStatement(row: unknown[]): Statement {
   return {
     subject: row[1] as string,
     predicate: row[2] as string,
@@ -51,7 +52,8 @@ function toStatement(row: unknown[]): Statement {
   };
 }
 
-async function statementsByGraph(
+/** Reads `sql` (graph, then the six statement columns) into the statements of each graph. */
+export async function statementsByGraph(
   connection: DuckDBConnection,
   sql: string,
 ): Promise<Map<string, Statement[]>> {

@@ -13,11 +13,15 @@ export {
   retrievedRdf,
   sqlString,
 } from './duckdb-session.ts';
-export type { ManifestFile, SnapshotManifest } from './manifest.ts';
+export type { ManifestFile, ReparsedFrom, SnapshotManifest } from './manifest.ts';
 export { readManifest } from './manifest.ts';
+export type { PreviousContent } from './previous-content.ts';
+export { openPreviousContent } from './previous-content.ts';
 export type { Publication, PublishedSnapshot, PublishOptions } from './publish.ts';
 export { INCOMPLETE_DIR, openPublication, PHASE_WEIGHTS, publishSnapshot } from './publish.ts';
 export { readSchedule } from './read-schedule.ts';
+export type { ReparseOptions } from './reparse.ts';
+export { reparseSnapshot } from './reparse.ts';
 export type { ColumnSpec, SchemaVersion, TableName } from './schema.ts';
 export {
   NQUADS_FILE,

@@ -15,6 +15,16 @@ export interface ManifestFile {
   readonly rows?: number;
 }
 
+/** Where a snapshot rebuilt from another's WARC files (`observatory reparse`) came from. */
+export interface ReparsedFrom {
+  /** The source snapshot's folder name (the same as this one's). */
+  readonly snapshot: string;
+  /** SHA-256 of the source's manifest.json: which publication of that name was read. */
+  readonly manifestSha256: string;
+  /** The software version that crawled the source (its manifest's softwareVersion). */
+  readonly crawledWith: string;
+}
+
 /** manifest.json: everything needed to cite, check and summarise one snapshot folder. */
 export interface SnapshotManifest {
   /** Schema version of the folder's files: 1 or 2 (see schema.ts and the data dictionary). */
@@ -41,6 +51,8 @@ export interface SnapshotManifest {
   readonly stats: SnapshotStats;
   /** Every file of the folder except manifest.json itself and SHA256SUMS. */
   readonly files: readonly ManifestFile[];
+  /** Present when the statements were rebuilt from another snapshot's WARC files (docs/archive.md). */
+  readonly reparsedFrom?: ReparsedFrom;
 }
 
 /** Reads and minimally checks the manifest.json of a snapshot folder. */

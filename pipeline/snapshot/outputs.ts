@@ -12,6 +12,7 @@ import type { ManifestFile, SnapshotManifest } from './manifest.ts';
 import { exportNquads } from './nquads-export.ts';
 import { countGraphStatements, type ExportedSnapshot, exportTable } from './parquet-export.ts';
 import { NQUADS_FILE, parquetFileName, type SchemaVersion, type TableName, tableColumns } from './schema.ts';
+import { warcOutput } from './warc-output.ts';
 
 /** What an output is written from: the staged crawl in DuckDB and the folder being built. */
 export interface WriteContext {
@@ -21,6 +22,8 @@ export interface WriteContext {
   /** The publish's scratch folder, removed after the publish. */
   readonly scratch: string;
   readonly snapshot: ExportedSnapshot;
+  /** The folder of the crawl's WARC files; null when it kept no archive. */
+  readonly archive: string | null;
   /** The files the outputs before this one wrote, by name. */
   readonly written: ReadonlyMap<string, WrittenFile>;
 }
@@ -183,7 +186,8 @@ const nquadsOutput: SnapshotOutput = {
 
 /**
  * Every output of a snapshot folder, in the order they are written (quads.parquet first: documents
- * takes its statement counts from it and data.nq.gz its lines) and listed in the manifest.
+ * takes its statement counts from it and data.nq.gz its lines) and listed in the manifest; the
+ * crawl's WARC files and their index come last.
  */
 export const OUTPUTS: readonly SnapshotOutput[] = [
   parquetOutput('quads'),
@@ -192,4 +196,5 @@ export const OUTPUTS: readonly SnapshotOutput[] = [
   parquetOutput('changes'),
   parquetOutput('schedule'),
   nquadsOutput,
+  warcOutput,
 ];

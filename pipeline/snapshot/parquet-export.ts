@@ -23,7 +23,8 @@ function tableQuery(table: TableName, snapshot: ExportedSnapshot): string {
           epoch_ms(fetched_at_ms) AS fetched_at, duration_ms, status, error, error_message, content_type,
           format, bytes, coalesce(g.statements, 0) AS statements, d.statements AS parsed_statements,
           content_sha256, graph_hash, etag, last_modified,
-          CAST(headers_json::JSON AS MAP(VARCHAR, VARCHAR)) AS headers, redirects
+          CAST(headers_json::JSON AS MAP(VARCHAR, VARCHAR)) AS headers, redirects, warc_filename, warc_offset,
+          warc_length, validation, carried_from
         FROM stage_documents d LEFT JOIN graph_statements g ON g.graph = d.final_url ORDER BY url`;
     case 'quads':
       // staging merged the triples repeated in a document (see stageJournal)

@@ -14,7 +14,13 @@ import { detectChanges } from './change-detection.ts';
 import { type DuckDbSession, openDuckDb } from './duckdb-session.ts';
 import { fsyncPath, hashFile, ioError, isStorageFailure } from './durable-fs.ts';
 import { journalInput } from './journal-input.ts';
-import { formatChecksums, type ManifestFile, readManifest, type SnapshotManifest } from './manifest.ts';
+import {
+  formatChecksums,
+  type ManifestFile,
+  type ReparsedFrom,
+  readManifest,
+  type SnapshotManifest,
+} from './manifest.ts';
 import { OUTPUTS, type WrittenFile } from './outputs.ts';
 import {
   CHECKSUMS_FILE,
@@ -44,6 +50,10 @@ export interface PublishOptions {
   readonly config: object;
   /** The crawl's documents; called once per publish attempt. */
   readonly documents: () => AsyncIterable<CrawledDocument>;
+  /** The folder of the crawl's WARC files (docs/archive.md), published with the snapshot; none when absent. */
+  readonly archive?: string;
+  /** Recorded in the manifest when the documents were re-read from another snapshot's archive. */
+  readonly reparsedFrom?: ReparsedFrom;
   readonly clock: Clock;
   readonly log?: Logger;
   /**
@@ -66,7 +76,8 @@ export const PHASE_WEIGHTS: Readonly<Record<string, number>> = {
   'redirects.parquet': 1,
   'changes.parquet': 1,
   'schedule.parquet': 1,
-  'data.nq.gz': 32,
+  'data.nq.gz': 31,
+  archive: 1,
   stats: 2,
   'checksums and fsync': 1,
 };
@@ -312,7 +323,14 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
       const files: ManifestFile[] = [];
       const rowsOf = (name: string) => written.get(name)?.rows ?? 0;
       for (const output of OUTPUTS) {
-        const context = { connection, work, scratch: scratch.outputs, snapshot, written };
+        const context = {
+          connection,
+          work,
+          scratch: scratch.outputs,
+          snapshot,
+          archive: options.archive ?? null,
+          written,
+        };
         for (const file of await output.write(context)) {
           written.set(file.name, file);
           const rows = file.rows === undefined ? {} : { rows: file.rows };
@@ -342,6 +360,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
         },
         stats,
         files,
+        ...(options.reparsedFrom ? { reparsedFrom: options.reparsedFrom } : {}),
       };
       await writeFile(join(work, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
       const manifestHash = await hashFile(join(work, MANIFEST_FILE));

@@ -6,10 +6,10 @@
  */
 import { sqlString } from './duckdb-session.ts';
 
-export const SNAPSHOT_SCHEMA_VERSION = 2;
+export const SNAPSHOT_SCHEMA_VERSION = 3;
 
 /** Schema versions this code reads (verify, change detection, statistics, histories). */
-export type SchemaVersion = 1 | 2;
+export type SchemaVersion = 1 | 2 | 3;
 
 export type TableName = 'documents' | 'quads' | 'redirects' | 'changes' | 'schedule';
 
@@ -56,6 +56,11 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object
     col('last_modified', 'VARCHAR'),
     col('headers', 'MAP(VARCHAR, VARCHAR)'),
     col('redirects', 'INTEGER'),
+    col('warc_filename', 'VARCHAR'),
+    col('warc_offset', 'BIGINT'),
+    col('warc_length', 'BIGINT'),
+    col('validation', 'VARCHAR'),
+    col('carried_from', 'VARCHAR'),
   ],
   quads: [
     ...SNAPSHOT_COLUMNS,
@@ -104,12 +109,30 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object
 });
 
 /**
+ * Columns schema 3 added: the WARC pointer of the document's response (docs/archive.md) and what a
+ * conditional re-visit did, with their types.
+ */
+const V3_COLUMNS: Readonly<Record<string, string>> = {
+  warc_filename: 'VARCHAR',
+  warc_offset: 'BIGINT',
+  warc_length: 'BIGINT',
+  validation: 'VARCHAR',
+  carried_from: 'VARCHAR',
+};
+
+/** Schema 2, as published before the archive and conditional re-visits: schema 3 without their columns. */
+const TABLES_V2: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.freeze({
+  ...TABLES,
+  documents: TABLES.documents.filter((c) => !(c.name in V3_COLUMNS)),
+});
+
+/**
  * Schema 1 as published until the schema bump, for reading older folders: no snapshot_start (and
  * kind only in documents), redirects' hop columns named `from`/`to`, TIMESTAMP without zone (UTC),
  * no downloaded_by or parsed_statements, and `statements` as parsed (duplicates included).
  */
 const TABLES_V1: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.freeze({
-  documents: TABLES.documents
+  documents: TABLES_V2.documents
     .filter((c) => !['snapshot_start', 'downloaded_by', 'parsed_statements'].includes(c.name))
     .map((c) => (c.type === TIMESTAMPTZ ? col(c.name, 'TIMESTAMP') : c)),
   quads: TABLES.quads.filter((c) => c.name !== 'snapshot_start' && c.name !== 'kind'),
@@ -136,18 +159,20 @@ function v1Timestamps(columns: readonly ColumnSpec[]): ColumnSpec[] {
 
 /** The columns of a table in a given schema version (what `verify` checks a folder against). */
 export function tableColumns(table: TableName, version: SchemaVersion): readonly ColumnSpec[] {
-  return version === 2 ? TABLES[table] : TABLES_V1[table];
+  return version === 3 ? TABLES[table] : version === 2 ? TABLES_V2[table] : TABLES_V1[table];
 }
 
 /** True for a schema version this code can read. */
 export function isSchemaVersion(value: unknown): value is SchemaVersion {
-  return value === 1 || value === 2;
+  return value === 1 || value === 2 || value === 3;
 }
 
 /**
  * SQL that reads one published table of a folder of any readable version in the shape of the
  * current schema: what every reader of older folders goes through, so that none of them needs to
- * know schema 1. Columns schema 1 lacks are derived where they can be (snapshot_start from the
+ * know schema 1 or 2. Schema 1 and 2 lack the WARC pointer and `validation` / `carried_from` (null:
+ * no archive and no conditional re-visits then). Columns schema 1 lacks are derived where they can
+ * be (snapshot_start from the
  * manifest, kind, downloaded_by = url since every schema-1 row downloaded its own response,
  * parsed_statements = schema 1's `statements`, which counted as parsed). `statements` stays schema
  * 1's count (as parsed: at least the distinct count that schema 2 gives). Timestamps become
@@ -160,7 +185,14 @@ export function readTableSql(
   snapshot: { readonly startedAt: string; readonly kind: string },
 ): string {
   const source = `read_parquet(${sqlString(file)})`;
-  if (version === 2) return `SELECT * FROM ${source}`;
+  if (version === 3) return `SELECT * FROM ${source}`;
+  const absent = Object.fromEntries(
+    Object.entries(V3_COLUMNS).map(([name, type]) => [name, `NULL::${type} AS ${name}`]),
+  );
+  if (version === 2) {
+    const columns = TABLES[table].map((c) => absent[c.name] ?? `"${c.name}"`);
+    return `SELECT ${columns.join(', ')} FROM ${source}`;
+  }
   const start = `${sqlString(snapshot.startedAt)}::TIMESTAMPTZ AS snapshot_start`;
   const kind = `${sqlString(snapshot.kind)} AS kind`;
   const derived: Record<string, string> = {
@@ -170,6 +202,7 @@ export function readTableSql(
     parsed_statements: 'statements AS parsed_statements',
     from_url: '"from" AS from_url',
     to_url: '"to" AS to_url',
+    ...absent,
   };
   const columns = TABLES[table].map((c) =>
     c.type === TIMESTAMPTZ && c.name !== 'snapshot_start'

@@ -13,7 +13,8 @@ CREATE TABLE stage_documents (
   url VARCHAR, final_url VARCHAR, downloaded_by VARCHAR, pld VARCHAR, segment VARCHAR, round INTEGER, fetched_at_ms BIGINT,
   duration_ms BIGINT, status INTEGER, error VARCHAR, error_message VARCHAR, content_type VARCHAR,
   format VARCHAR, bytes BIGINT, statements BIGINT, content_sha256 VARCHAR, graph_hash VARCHAR,
-  etag VARCHAR, last_modified VARCHAR, headers_json VARCHAR, redirects INTEGER);
+  etag VARCHAR, last_modified VARCHAR, headers_json VARCHAR, redirects INTEGER, warc_filename VARCHAR,
+  warc_offset BIGINT, warc_length BIGINT, validation VARCHAR, carried_from VARCHAR);
 CREATE TABLE stage_quads (graph VARCHAR, subject VARCHAR, predicate VARCHAR, object VARCHAR,
   object_kind VARCHAR, datatype VARCHAR, lang VARCHAR);
 CREATE TABLE stage_redirects (url VARCHAR, hop INTEGER, from_url VARCHAR, to_url VARCHAR, status INTEGER,
@@ -49,7 +50,8 @@ const RECORD_TYPE = `STRUCT(url VARCHAR, "finalUrl" VARCHAR, "downloadedBy" VARC
   segment VARCHAR, round INTEGER, "fetchedAt" DOUBLE, "durationMs" DOUBLE, status INTEGER, error VARCHAR,
   "errorMessage" VARCHAR, "contentType" VARCHAR, format VARCHAR, bytes DOUBLE, statements DOUBLE,
   "contentSha256" VARCHAR, "graphHash" VARCHAR, etag VARCHAR, "lastModified" VARCHAR, headers JSON,
-  redirects STRUCT("from" VARCHAR, "to" VARCHAR, status INTEGER, "at" DOUBLE)[])`;
+  redirects STRUCT("from" VARCHAR, "to" VARCHAR, status INTEGER, "at" DOUBLE)[], "warcFilename" VARCHAR,
+  "warcOffset" DOUBLE, "warcLength" DOUBLE, validation VARCHAR, "carriedFrom" VARCHAR)`;
 
 /** Milliseconds and byte counts as the publisher stores them (JS numbers may carry fractions). */
 const int64 = (value: string) => `round(${value})::BIGINT`;
@@ -97,7 +99,8 @@ async function stageJournal(
     await connection.run(`INSERT INTO stage_documents SELECT r.url, r."finalUrl", coalesce(r."downloadedBy", r.url),
         r.pld, r.segment, r.round, ${int64('r."fetchedAt"')}, ${int64('r."durationMs"')}, r.status, r.error,
         r."errorMessage", r."contentType", r.format, ${int64('r.bytes')}, ${int64('r.statements')},
-        r."contentSha256", r."graphHash", r.etag, r."lastModified", r.headers::VARCHAR, len(r.redirects)
+        r."contentSha256", r."graphHash", r.etag, r."lastModified", r.headers::VARCHAR, len(r.redirects),
+        r."warcFilename", ${int64('r."warcOffset"')}, ${int64('r."warcLength"')}, r.validation, r."carriedFrom"
       FROM (SELECT record AS r FROM journal_documents)`);
     await connection.run(`INSERT INTO stage_redirects SELECT url, hop, hop_.from, hop_.to, hop_.status,
         ${int64('hop_.at')}
@@ -239,7 +242,8 @@ async function shareDownloads(connection: DuckDBConnection): Promise<number> {
       error = o.error, error_message = o.error_message, content_type = o.content_type, format = o.format,
       bytes = o.bytes, statements = o.statements, content_sha256 = o.content_sha256,
       graph_hash = o.graph_hash, etag = o.etag, last_modified = o.last_modified,
-      headers_json = o.headers_json
+      headers_json = o.headers_json, warc_filename = o.warc_filename, warc_offset = o.warc_offset,
+      warc_length = o.warc_length, validation = o.validation, carried_from = o.carried_from
     FROM stage_documents AS o WHERE d.downloaded_by = o.url AND d.downloaded_by <> d.url`);
   return left.currentRowCount;
 }

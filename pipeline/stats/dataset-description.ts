@@ -37,6 +37,10 @@ function fileFormat(name: string): { type: string; compress?: string } | null {
   if (name === 'SHA256SUMS') return { type: 'text/plain' };
   if (name.endsWith('.nq.gz')) return { type: 'application/n-quads', compress: 'application/gzip' };
   if (name.endsWith('.parquet')) return { type: 'application/vnd.apache.parquet' };
+  // WARC is registered as application/warc (ISO 28500); each record its own gzip member
+  if (name.endsWith('.warc.gz')) return { type: 'application/warc', compress: 'application/gzip' };
+  // CDXJ has no registered type: its lines are text
+  if (name.endsWith('.cdxj')) return { type: 'text/plain' };
   return null;
 }
 

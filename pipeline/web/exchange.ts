@@ -29,6 +29,8 @@ export interface WebContext {
 /** How to send one request and what to do with its body. */
 export interface ExchangeOptions {
   readonly accept: string;
+  /** Request headers besides the fixed ones (the validators of a conditional request). */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly maxBytes: number;
   readonly overLimit: OverLimit;
   /** Counted apart in the statistics. */
@@ -119,6 +121,7 @@ export async function exchange(
         'user-agent': config.userAgent,
         accept: options.accept,
         'accept-encoding': ACCEPT_ENCODING,
+        ...options.headers,
       },
       headersTimeout: config.timeoutMs,
       bodyTimeout: config.timeoutMs,

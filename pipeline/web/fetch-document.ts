@@ -5,6 +5,7 @@ import {
   payLevelDomain,
   quoteInput,
   type RedirectHop,
+  type Validators,
 } from '../core/index.ts';
 import { type Exchange, exchange, type WebContext } from './exchange.ts';
 import { retryAfterMs } from './retry-after.ts';
@@ -28,6 +29,8 @@ interface Progress {
   readonly startedAt: number;
   readonly redirects: RedirectHop[];
   attempts: number;
+  /** Whether the last request sent carried validators. */
+  conditional: boolean;
 }
 
 function finish(
@@ -53,6 +56,7 @@ function finish(
     attempts: p.attempts,
     handedOver,
     responseId: response?.id ?? null,
+    conditional: response !== null && p.conditional,
   };
 }
 
@@ -62,6 +66,14 @@ function finish(
  * so that a final URL is downloaded once per crawl (docs/crawling.md).
  */
 export type UrlClaim = (url: string) => boolean;
+
+/** If-None-Match and If-Modified-Since from a previous observation's validators (RFC 9110, 13.1). */
+function conditionalHeaders(validators: Validators): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (validators.etag) headers['if-none-match'] = validators.etag;
+  if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
+  return headers;
+}
 
 /**
  * Sends one hop's request, again while it fails in a way worth retrying (up to maxAttempts), holding
@@ -73,8 +85,11 @@ async function sendWithRetries(
   url: URL,
   accept: string,
   signal?: AbortSignal,
+  validators?: Validators,
 ): Promise<Exchange | ObservatoryError> {
   const pld = payLevelDomain(url.hostname);
+  const headers = validators?.url === url.href ? conditionalHeaders(validators) : {};
+  p.conditional = Object.keys(headers).length > 0;
   for (let attempt = 1; ; attempt++) {
     p.attempts++;
     let outcome: Exchange | ObservatoryError;
@@ -82,7 +97,7 @@ async function sendWithRetries(
       outcome = await exchange(
         ctx,
         url,
-        { accept, maxBytes: ctx.config.maxBytes, overLimit: 'fail', robots: false },
+        { accept, headers, maxBytes: ctx.config.maxBytes, overLimit: 'fail', robots: false },
         signal,
       );
     } catch (error) {
@@ -107,7 +122,9 @@ async function sendWithRetries(
  * guard, politeness of its own PLD) and recorded. Every failure is a FetchResult with an error
  * code; only an abort of `signal` rejects. When `claim` refuses a URL the fetch stops there,
  * before asking robots.txt or sending anything, and hands over: `finalUrl` is that URL, with
- * `handedOver` set and no status or body.
+ * `handedOver` set and no status or body. With `validators`, the request for their URL (the
+ * previous observation's final URL, wherever the redirects lead) carries If-None-Match and
+ * If-Modified-Since; a 304 answer ends the fetch with status 304 and no body.
  */
 export async function fetchWithRules(
   ctx: WebContext,
@@ -116,8 +133,9 @@ export async function fetchWithRules(
   accept: string,
   signal?: AbortSignal,
   claim?: UrlClaim,
+  validators?: Validators,
 ): Promise<FetchResult> {
-  const p: Progress = { url, startedAt: ctx.clock.now(), redirects: [], attempts: 0 };
+  const p: Progress = { url, startedAt: ctx.clock.now(), redirects: [], attempts: 0, conditional: false };
   const first = URL.parse(url);
   if (!first || !/^https?:$/.test(first.protocol) || first.hostname === '') {
     return finish(ctx, p, url, null, 'bad_url', `not an http(s) URL: ${url}`);
@@ -131,7 +149,7 @@ export async function fetchWithRules(
     if (verdict !== null) {
       return finish(ctx, p, current.href, null, verdict.code, verdict.message);
     }
-    const outcome = await sendWithRetries(ctx, p, current, accept, signal);
+    const outcome = await sendWithRetries(ctx, p, current, accept, signal, validators);
     if (outcome instanceof ObservatoryError)
       return finish(ctx, p, current.href, null, outcome.code, outcome.message);
     if (outcome.failure !== null) {

@@ -1,5 +1,11 @@
 import { Agent } from 'undici';
-import { type Clock, type CrawlConfig, type FetchResult, systemClock } from '../core/index.ts';
+import {
+  type Clock,
+  type CrawlConfig,
+  type FetchResult,
+  systemClock,
+  type Validators,
+} from '../core/index.ts';
 import { ACCEPT_JSONLD, ACCEPT_RDF } from './accept.ts';
 import type { WebContext } from './exchange.ts';
 import type { ExchangeObserver } from './exchange-record.ts';
@@ -12,7 +18,12 @@ import { createRobotsCache } from './robots-cache.ts';
 /** The crawler's one door to the Web: polite, robots-aware, guarded fetching for one crawl. */
 export interface Fetcher {
   /** Fetches a document with RDF content negotiation (see fetchWithRules for the rules and `claim`). */
-  fetchDocument(url: string, signal?: AbortSignal, claim?: UrlClaim): Promise<FetchResult>;
+  fetchDocument(
+    url: string,
+    signal?: AbortSignal,
+    claim?: UrlClaim,
+    validators?: Validators,
+  ): Promise<FetchResult>;
   /** Fetches a JSON-LD context (Accept: application/ld+json) under the same rules, for a context loader. */
   fetchContext(url: string, signal?: AbortSignal): Promise<FetchResult>;
   /** The politeness gate every request of this fetcher waits at; ask it `readyAt(pld)` to schedule. */
@@ -57,7 +68,8 @@ export function createFetcher(
   };
   const robots = createRobotsCache(ctx);
   return {
-    fetchDocument: (url, signal, claim) => fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal, claim),
+    fetchDocument: (url, signal, claim, validators) =>
+      fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal, claim, validators),
     fetchContext: (url, signal) => fetchWithRules(ctx, robots, url, ACCEPT_JSONLD, signal),
     gate: ctx.gate,
     stats: () => stats.table,

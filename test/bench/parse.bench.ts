@@ -2,7 +2,8 @@
  * Parse + write throughput of the rdf stage on one core: a large N-Triples file and the same
  * graph as Turtle (prefixes, `;` and `,` lists, blank nodes, language tags, datatypes) are parsed
  * with parseDocument and written as N-Quads to /dev/null, exactly as the crawler and the
- * publisher use them; serdi converts the same files to N-Quads in the same run for the ratio.
+ * publisher use them (both are read by the fast readers, ntriples-reader.ts and turtle-reader.ts,
+ * which n3 backs up); serdi converts the same files to N-Quads in the same run for the ratio.
  * BENCH_STATEMENTS sets the size (default 1,000,000). Target (issue #14): at least 0.5x serdi.
  * Then the crawler's whole read of each file, in the same run: in this thread, parse + graph hash
  * (what processFetch did before parsing moved off the main thread) against readDocument (parse +
@@ -114,7 +115,7 @@ export default async function bench(): Promise<void> {
     // generated in a function of its own, so that the text is garbage before anything is measured
     generate(STATEMENTS, files);
     // warm the JIT on a tenth of each file, so that the measurement is a crawl's steady state: each
-    // syntax has a parser of its own (N-Triples the plain reader, Turtle n3)
+    // syntax has a parser of its own (N-Triples the plain-form reader, Turtle the Turtle reader)
     for (const [syntax, contentType] of [
       ['ntriples', 'application/n-triples'],
       ['turtle', 'text/turtle'],

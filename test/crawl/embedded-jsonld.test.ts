@@ -13,8 +13,8 @@ import { after, before, test } from 'node:test';
 import type { CrawledDocument } from '../../pipeline/core/index.ts';
 import { crawlConfig, parseResolveRule, silentLogger, systemClock } from '../../pipeline/core/index.ts';
 import { createCrawlTools, readJournalDocuments, runCrawl } from '../../pipeline/crawl/index.ts';
-import { alternateJsonLd } from '../../pipeline/crawl/link-header.ts';
 import { serializeNQuads } from '../../pipeline/rdf/index.ts';
+import { alternateJsonLd } from '../../pipeline/web/index.ts';
 
 const PAGE = `<!DOCTYPE html><html><head><title>Hammer</title>
 <script type="application/ld+json">

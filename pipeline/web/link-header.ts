@@ -23,3 +23,8 @@ export function alternateJsonLd(header: string | undefined, base: string): strin
   }
   return null;
 }
+
+/** application/json, application/ld+json and every other `+json` type. */
+export function isJsonType(contentType: string | undefined | null): boolean {
+  return /^\s*application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i.test(contentType ?? '');
+}

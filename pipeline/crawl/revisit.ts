@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import type { FetchResult, PreviousObservation, Statement, Validation, Validators } from '../core/index.ts';
+import { urlPld } from '../core/index.ts';
+import type { UrlClaim } from '../web/index.ts';
+import type { CrawlFetcher } from './crawl.ts';
+
+/**
+ * What a crawl knows of its URLs' previous observations (the observe stage reads them from the
+ * published snapshots): enough to ask a server whether a document changed, and its statements to
+ * carry over when the answer is 304.
+ */
+export interface Revisits {
+  previous(url: string): PreviousObservation | undefined;
+  statements(observation: PreviousObservation): Promise<Statement[]>;
+}
+
+/** A re-visit's answer: the fetch to record, what the validators did, and the statements carried over. */
+export interface RevisitOutcome {
+  readonly fetched: FetchResult;
+  readonly validation: Validation | null;
+  /** With validation `not_modified`: the previous observation and its statements. */
+  readonly carried: { readonly from: PreviousObservation; readonly statements: Statement[] } | null;
+}
+
+/**
+ * One 304 in this many (by URL) is checked with an unconditional request even on a PLD whose
+ * first 304 of the crawl was right: validators that lie only sometimes are caught too.
+ */
+const CHECK_ONE_IN = 16;
+
+const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
+
+/** RFC 9110 13.1.2: entity-tags compared weakly. */
+const sameTag = (a: string, b: string) => a.trim().replace(/^W\//, '') === b.trim().replace(/^W\//, '');
+
+/**
+ * A 304 that says itself it is not about the version asked about: RFC 9110 (15.4.5) has it send
+ * the validators a 200 would, so an ETag other than the one asked with, or a Last-Modified later
+ * than the one asked with, names a newer version than the one it claims is current.
+ */
+function contradicts(headers: Readonly<Record<string, string>>, asked: Validators): boolean {
+  if (asked.etag && headers.etag && !sameTag(headers.etag, asked.etag)) return true;
+  const sent = asked.lastModified ? Date.parse(asked.lastModified) : Number.NaN;
+  const now = headers['last-modified'] ? Date.parse(headers['last-modified']) : Number.NaN;
+  return now > sent;
+}
+
+function sampled(url: string): boolean {
+  return createHash('sha256').update(url).digest().readUInt32BE(0) % CHECK_ONE_IN === 0;
+}
+
+/**
+ * The crawl's conditional re-visits (docs/crawling.md, "Conditional re-visits"). A URL with a
+ * previous observation that had validators is requested with them; a 304 for its previous final
+ * URL carries the previous statements over. A server's 304s are trusted only once checked: a 304
+ * that contradicts itself (its ETag or Last-Modified names another version than the one asked
+ * about), the first 304 of each PLD in a crawl, and one in CHECK_ONE_IN after that, is followed by
+ * an unconditional request of the same URL; a contradiction, or a body that differs from the
+ * previous one, shows the validators wrong (`stale_304`: the row holds the unconditional answer),
+ * and that PLD gets no conditional request again in this crawl.
+ */
+export class RevisitPolicy {
+  private readonly checked = new Set<string>();
+  private readonly distrusted = new Set<string>();
+  private readonly fetcher: CrawlFetcher;
+  private readonly revisits: Revisits;
+
+  constructor(fetcher: CrawlFetcher, revisits: Revisits) {
+    this.fetcher = fetcher;
+    this.revisits = revisits;
+  }
+
+  async fetch(url: string, claim: UrlClaim): Promise<RevisitOutcome> {
+    const previous = this.revisits.previous(url);
+    const pld = urlPld(url);
+    if (!previous || this.distrusted.has(pld)) {
+      return {
+        fetched: await this.fetcher.fetchDocument(url, undefined, claim),
+        validation: null,
+        carried: null,
+      };
+    }
+    const validators = { url: previous.finalUrl, etag: previous.etag, lastModified: previous.lastModified };
+    const fetched = await this.fetcher.fetchDocument(url, undefined, claim, validators);
+    if (!fetched.conditional) return { fetched, validation: null, carried: null };
+    if (fetched.status !== 304) {
+      const validation =
+        fetched.status === 200 && fetched.error === null && fetched.body
+          ? sha256(fetched.body) === previous.contentSha256
+            ? 'unmatched'
+            : 'modified'
+          : null;
+      return { fetched, validation, carried: null };
+    }
+    const contradicted = contradicts(fetched.headers, validators);
+    if (contradicted || !this.checked.has(pld) || sampled(url)) {
+      this.checked.add(pld);
+      const check = await this.fetcher.fetchDocument(url, undefined, claim);
+      const changed = check.status === 200 && check.error === null && check.body !== null;
+      if (contradicted || (changed && sha256(check.body!) !== previous.contentSha256)) {
+        this.distrusted.add(pld);
+        return { fetched: check, validation: 'stale_304', carried: null };
+      }
+    }
+    return {
+      fetched,
+      validation: 'not_modified',
+      carried: { from: previous, statements: await this.revisits.statements(previous) },
+    };
+  }
+}

@@ -1,0 +1,136 @@
+import { join } from 'node:path';
+import type { PreviousObservation, RdfFormat, Statement } from '../core/index.ts';
+import { listSnapshots } from './catalogue.ts';
+import { statementsByGraph } from './change-detection.ts';
+import { openDuckDb, queryRows, sqlString } from './duckdb-session.ts';
+import { parquetFileName } from './schema.ts';
+
+/** The previous observations of a crawl's URLs, and their statements on demand. */
+export interface PreviousContent {
+  /**
+   * The previous observation of `url` when it downloaded a body without error and its server sent
+   * a validator (ETag or Last-Modified) with it: what a conditional request can be made from.
+   */
+  previous(url: string): PreviousObservation | undefined;
+  /** The observation's statements as its snapshot published them (read in batches). */
+  statements(observation: PreviousObservation): Promise<Statement[]>;
+  close(): void;
+}
+
+/** Past this many waiting reads a batch goes at once, without waiting for the event loop's turn. */
+const BATCH = 256;
+
+/**
+ * Reads, for each of `urls`, its most recent observation published under `root` before `before`
+ * (an ISO time): snapshots newest first, each only for the URLs still unresolved, as change
+ * detection finds previous observations. DuckDB stays open (64MB) to read statements when asked.
+ */
+export async function openPreviousContent(
+  root: string,
+  urls: readonly string[],
+  before: string,
+): Promise<PreviousContent> {
+  const snapshots = (await listSnapshots(root)).filter((s) => s.startedAt < before).reverse();
+  // the first crawl of a root has nothing to ask about: no DuckDB in the crawl's process then
+  if (snapshots.length === 0) {
+    return { previous: () => undefined, statements: async () => [], close: () => {} };
+  }
+  const session = await openDuckDb({ memoryLimit: '64MB' });
+  const { connection } = session;
+  const observations = new Map<string, PreviousObservation>();
+  const folders = new Map(snapshots.map((s) => [s.name, join(root, s.name)]));
+  try {
+    await connection.run('CREATE TABLE unresolved (url VARCHAR)');
+    const appender = await connection.createAppender('unresolved');
+    for (const url of urls) {
+      appender.appendVarchar(url);
+      appender.endRow();
+    }
+    appender.closeSync();
+    for (const { name } of snapshots) {
+      const [[left]] = await queryRows(connection, 'SELECT count(*) FROM unresolved');
+      if (Number(left) === 0) break;
+      const file = sqlString(join(folders.get(name)!, parquetFileName('documents')));
+      const rows = await queryRows(
+        connection,
+        `SELECT url, final_url, etag, last_modified, content_sha256, graph_hash, format, content_type, bytes,
+            error IS NULL AND content_sha256 IS NOT NULL AND (etag IS NOT NULL OR last_modified IS NOT NULL)
+          FROM read_parquet(${file}) WHERE url IN (SELECT url FROM unresolved)`,
+      );
+      for (const [
+        url,
+        finalUrl,
+        etag,
+        lastModified,
+        sha,
+        graphHash,
+        format,
+        contentType,
+        bytes,
+        usable,
+      ] of rows) {
+        if (!usable) continue;
+        observations.set(url as string, {
+          snapshot: name,
+          finalUrl: finalUrl as string,
+          etag: etag as string | null,
+          lastModified: lastModified as string | null,
+          contentSha256: sha as string,
+          graphHash: graphHash as string | null,
+          format: format as RdfFormat | null,
+          contentType: contentType as string | null,
+          bytes: Number(bytes),
+        });
+      }
+      await connection.run(`DELETE FROM unresolved WHERE url IN (SELECT url FROM read_parquet(${file}))`);
+    }
+    await connection.run('DROP TABLE unresolved');
+  } catch (error) {
+    session.close();
+    throw error;
+  }
+
+  let waiting: Array<{ o: PreviousObservation; resolve(s: Statement[]): void; reject(e: unknown): void }> =
+    [];
+  let scheduled = false;
+  // one query at a time on the one connection
+  let reading: Promise<void> = Promise.resolve();
+  const flush = () => {
+    scheduled = false;
+    const batch = waiting;
+    waiting = [];
+    reading = reading.then(() => read(batch));
+  };
+  const read = async (batch: typeof waiting) => {
+    for (const snapshot of new Set(batch.map((w) => w.o.snapshot))) {
+      const mine = batch.filter((w) => w.o.snapshot === snapshot);
+      try {
+        const file = sqlString(join(folders.get(snapshot)!, parquetFileName('quads')));
+        const graphs = [...new Set(mine.map((w) => sqlString(w.o.finalUrl)))].join(', ');
+        const byGraph = await statementsByGraph(
+          connection,
+          `SELECT graph, subject, predicate, object, object_kind, datatype, lang FROM read_parquet(${file})
+            WHERE graph IN (${graphs})`,
+        );
+        for (const w of mine) w.resolve(byGraph.get(w.o.finalUrl) ?? []);
+      } catch (error) {
+        for (const w of mine) w.reject(error);
+      }
+    }
+  };
+  return {
+    previous: (url) => observations.get(url),
+    statements: (o) =>
+      new Promise((resolve, reject) => {
+        waiting.push({ o, resolve, reject });
+        if (waiting.length >= BATCH) flush();
+        else if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      }),
+    close: () => {
+      void reading.finally(() => session.close());
+    },
+  };
+}

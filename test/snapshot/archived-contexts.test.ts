@@ -1,0 +1,104 @@
+/**
+ * Remote JSON-LD contexts during reparse come from the snapshot's own WARC files: looked up in
+ * index.cdxj, redirects followed, the body decoded as the crawler decodes it; never the network.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { WARCRecord, WARCSerializer } from 'warcio';
+import { cdxjEntries } from '../../pipeline/archive/index.ts';
+import { readDocument } from '../../pipeline/rdf/index.ts';
+import { archivedContextLoader } from '../../pipeline/snapshot/archived-contexts.ts';
+import { type DuckDbSession, openDuckDb } from '../../pipeline/snapshot/index.ts';
+
+const CONTEXT = '{"@context": {"name": "http://schema.org/name"}}';
+let folder: string;
+let session: DuckDbSession;
+
+async function response(url: string, statusline: string, headers: Record<string, string>, body: Buffer) {
+  const record = WARCRecord.create(
+    { url, type: 'response', warcVersion: 'WARC/1.1', statusline, httpHeaders: headers },
+    [body],
+  );
+  return gzipSync(await WARCSerializer.serialize(record, { gzip: false }));
+}
+
+before(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'archived-contexts-'));
+  const members = [
+    await response(
+      'http://ctx.example/old',
+      'HTTP/1.1 301 Moved Permanently',
+      { Location: '/new' },
+      Buffer.alloc(0),
+    ),
+    await response(
+      'http://ctx.example/new',
+      'HTTP/1.1 200 OK',
+      { 'Content-Type': 'application/ld+json', 'Content-Encoding': 'gzip' },
+      gzipSync(CONTEXT),
+    ),
+    // as https://schema.org answers: HTML, with a Link to the JSON-LD context
+    await response(
+      'http://vocab.example/',
+      'HTTP/1.1 200 OK',
+      {
+        'Content-Type': 'text/html',
+        Link: '</docs/context.jsonld>; rel="alternate"; type="application/ld+json"',
+      },
+      Buffer.from('<html><body>the vocabulary, for people</body></html>'),
+    ),
+    await response(
+      'http://vocab.example/docs/context.jsonld',
+      'HTTP/1.1 200 OK',
+      { 'Content-Type': 'application/ld+json' },
+      Buffer.from(CONTEXT),
+    ),
+  ];
+  writeFileSync(join(folder, 's-00000.warc.gz'), Buffer.concat(members));
+  const lines: string[] = [];
+  for await (const line of cdxjEntries(folder, ['s-00000.warc.gz'])) lines.push(line);
+  writeFileSync(join(folder, 'index.cdxj'), `${lines.sort().join('\n')}\n`);
+  session = await openDuckDb();
+});
+
+after(() => session.close());
+
+const loader = (maxContextsPerCrawl = 10) =>
+  archivedContextLoader(folder, join(folder, 'index.cdxj'), (run) => run(session.connection), {
+    maxContextsPerCrawl,
+    maxRedirects: 5,
+    maxBytes: 1 << 20,
+  });
+
+test('a context is answered from its archived exchange, through its redirect, decoded', async () => {
+  assert.equal(await loader()('http://ctx.example/old'), CONTEXT);
+  const read = await readDocument(
+    {
+      body: Buffer.from('{"@context": "http://ctx.example/old", "@id": "http://x.example/s", "name": "n"}'),
+      contentType: 'application/ld+json',
+      documentUrl: 'http://x.example/doc',
+      loadContext: loader(),
+    },
+    { cpuBudgetMs: 10_000, maxContexts: 8, heapMb: 128 },
+  );
+  assert.equal(read.error, null);
+  assert.deepEqual(
+    read.statements.map((s) => [s.subject, s.predicate, s.object]),
+    [['http://x.example/s', 'http://schema.org/name', 'n']],
+  );
+});
+
+test('a context URL answering HTML with a Link to its JSON-LD alternate is followed there', async () => {
+  assert.equal(await loader()('http://vocab.example/'), CONTEXT);
+});
+
+test('a context the crawl never fetched fails; past the per-crawl limit one is refused', async () => {
+  await assert.rejects(loader()('http://ctx.example/elsewhere'), /not in the archive/);
+  const limited = loader(1);
+  await limited('http://ctx.example/new');
+  await assert.rejects(limited('http://ctx.example/old'), { code: 'context_limit' });
+});

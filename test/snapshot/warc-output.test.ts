@@ -1,0 +1,154 @@
+/**
+ * The crawl's WARC archive published with its snapshot: files linked in under their crawl names,
+ * listed in the manifest and SHA256SUMS, a sorted CDXJ index of every response record, each
+ * documents.parquet pointer opening its document's response; verify checks the pointers.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cp, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import { clockStartingAt, crawlConfig, parseResolveRule, silentLogger } from '../../pipeline/core/index.ts';
+import { runWeeklySnapshot } from '../../pipeline/observe/index.ts';
+import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
+import { openDuckDb, readManifest, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+
+let sim: SimWeb;
+let root: string;
+let folder: string;
+const W0 = Date.UTC(2026, 0, 5);
+
+before(async () => {
+  sim = await startSimWeb({ seed: 5, docs: 300, plds: 20, latencyScale: 0, faults: 0, now: W0 });
+  root = mkdtempSync(join(tmpdir(), 'warc-output-'));
+  const kernel = sim
+    .truth(W0)
+    .filter((r) => r.kind === 'document' && r.rdf)
+    .map((r) => r.uri);
+  const outcome = await runWeeklySnapshot({
+    root,
+    config: crawlConfig({
+      resolve: [parseResolveRule(sim.resolveRule)],
+      allowPrivate: true,
+      delayMs: 1,
+      timeoutMs: 3000,
+      maxAttempts: 1,
+      // small files, so that the crawl rolls over to several
+      warcFileBytes: 64 * 1024,
+    }),
+    policy: 'longest-first',
+    logger: silentLogger,
+    clock: clockStartingAt(W0),
+    kernel,
+    adaptiveRounds: 1,
+  });
+  assert.equal(outcome.status, 'published');
+  folder = join(root, '2026-01-05');
+});
+
+after(() => sim.close());
+
+async function pointers(): Promise<Array<[string, string, string, bigint, bigint]>> {
+  const session = await openDuckDb();
+  try {
+    return (
+      await session.connection.runAndReadAll(`SELECT url, final_url, warc_filename, warc_offset, warc_length
+        FROM read_parquet('${join(folder, 'documents.parquet')}') WHERE downloaded_by = url AND status IS NOT NULL`)
+    ).getRows() as Array<[string, string, string, bigint, bigint]>;
+  } finally {
+    session.close();
+  }
+}
+
+test('the WARC files and their index are published, listed and checksummed', async () => {
+  const manifest = await readManifest(folder);
+  const warcs = manifest.files.filter((f) => f.name.endsWith('.warc.gz')).map((f) => f.name);
+  assert.ok(warcs.length > 1, `rolled over to several files: ${warcs}`);
+  assert.ok(warcs.every((name) => /^2026-01-05-\d{5}\.warc\.gz$/.test(name)));
+  assert.equal(manifest.schemaVersion, 3);
+  const sums = readFileSync(join(folder, 'SHA256SUMS'), 'utf8');
+  for (const name of [...warcs, 'index.cdxj'])
+    assert.match(sums, new RegExp(`  ${name.replace('.', '\\.')}\\n`));
+  const report = await verifySnapshot(folder);
+  assert.equal(report.files, manifest.files.length + 2);
+});
+
+test('every document row with a response points at its response record', async () => {
+  const rows = await pointers();
+  assert.ok(rows.length > 100);
+  for (const [url, finalUrl, file, offset, length] of rows) {
+    assert.ok(file, `${url} has a pointer`);
+    const member = readFileSync(join(folder, file)).subarray(Number(offset), Number(offset + length));
+    const record = gunzipSync(member).toString('latin1');
+    assert.match(record, /^WARC\/1\.1\r\n/);
+    assert.ok(record.includes('\r\nWARC-Type: response\r\n'), url);
+    assert.ok(record.includes(`\r\nWARC-Target-URI: ${finalUrl}\r\n`), url);
+  }
+});
+
+test('index.cdxj has one sorted line per response record, each naming a published file', async () => {
+  const lines = readFileSync(join(folder, 'index.cdxj'), 'utf8').trimEnd().split('\n');
+  const bytes = lines.map((l) => Buffer.from(l));
+  assert.deepEqual(
+    bytes.map((b) => b.toString()),
+    [...bytes].sort(Buffer.compare).map((b) => b.toString()),
+  );
+  const manifest = await readManifest(folder);
+  assert.equal(manifest.files.find((f) => f.name === 'index.cdxj')?.rows, lines.length);
+  const names = new Set(manifest.files.map((f) => f.name));
+  const responses = manifest.files
+    .filter((f) => f.name.endsWith('.warc.gz'))
+    .reduce(
+      (n, f) =>
+        n +
+        (
+          gunzipSync(readFileSync(join(folder, f.name)))
+            .toString('latin1')
+            .match(/\r\nWARC-Type: response\r\n/g) ?? []
+        ).length,
+      0,
+    );
+  assert.equal(lines.length, responses);
+  for (const line of lines) assert.ok(names.has(JSON.parse(line.slice(line.indexOf('{'))).filename), line);
+});
+
+test('verify finds a pointer that does not open its record', async () => {
+  const copy = mkdtempSync(join(tmpdir(), 'warc-output-bad-'));
+  const bad = join(copy, '2026-01-05');
+  const session = await openDuckDb();
+  try {
+    const { connection } = session;
+    await connection.run(
+      `CREATE TABLE d AS SELECT * FROM read_parquet('${join(folder, 'documents.parquet')}')`,
+    );
+    await connection.run(
+      'UPDATE d SET warc_offset = warc_offset + 1 WHERE warc_offset = (SELECT max(warc_offset) FROM d)',
+    );
+    await mkdir(bad);
+    await cp(folder, bad, { recursive: true });
+    await connection.run(`COPY d TO '${join(bad, 'documents.parquet')}' (FORMAT parquet,
+      KV_METADATA {observatory_schema_version: '3'})`);
+  } finally {
+    session.close();
+  }
+  // the manifest and SHA256SUMS follow the doctored file, so only the pointer check can see it
+  const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+  const manifest = JSON.parse(readFileSync(join(bad, 'manifest.json'), 'utf8'));
+  const entry = manifest.files.find((f: { name: string }) => f.name === 'documents.parquet');
+  entry.sha256 = sha256(join(bad, 'documents.parquet'));
+  entry.bytes = readFileSync(join(bad, 'documents.parquet')).length;
+  writeFileSync(join(bad, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const sums = readFileSync(join(bad, 'SHA256SUMS'), 'utf8')
+    .split('\n')
+    .map((l) => (l.endsWith('  documents.parquet') ? `${entry.sha256}  documents.parquet` : l))
+    .map((l) => (l.endsWith('  manifest.json') ? `${sha256(join(bad, 'manifest.json'))}  manifest.json` : l))
+    .join('\n');
+  writeFileSync(join(bad, 'SHA256SUMS'), sums);
+  await assert.rejects(verifySnapshot(bad), {
+    code: 'corrupt',
+    message: /is not (one gzip member|the response record)/,
+  });
+});
