@@ -7,6 +7,8 @@ import { createCrawlTools, readJournalDocuments, runCrawl } from '../crawl/index
 import { openPreviousContent, openPublication, type PublishedSnapshot } from '../snapshot/index.ts';
 import { type RunState, runDir, saveRunState } from './run-state.ts';
 
+const MIB = 1024 * 1024;
+
 /** What every observation run needs besides its own plan. */
 export interface ObserveContext {
   /** The snapshots folder. */
@@ -58,8 +60,19 @@ export async function crawlAndPublish(
   });
   if (!crawled.complete) return null;
   collectGarbage();
+  // what the publish starts on, and the crawl's peak: beside the publish phases' peaks, it says
+  // which of the two sets the process's
+  const memory = {
+    rssMiB: Math.round(process.memoryUsage.rss() / MIB),
+    peakRssMiB: Math.round((process.resourceUsage().maxRSS * 1024) / MIB),
+  };
   logger.info(
-    { snapshot: run.name, documents: crawled.stats.documents, statements: crawled.stats.statements },
+    {
+      snapshot: run.name,
+      documents: crawled.stats.documents,
+      statements: crawled.stats.statements,
+      ...memory,
+    },
     'crawl finished',
   );
   // the end time is fixed once, so that a publish rerun after a crash sees the same input; a

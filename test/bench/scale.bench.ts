@@ -7,12 +7,16 @@
  * rest through links. Two sizes are measured one after the other (BENCH_SCALE_DOCS, default
  * 50000,200000) so that memory growth with the crawl shows as a ratio of one run.
  *
- * The crawl and publish phases are timed from the snapshot's structured log ('crawl finished').
+ * The crawl and publish phases are timed from the snapshot's structured log ('crawl finished'),
+ * which also gives the crawl's own peak RSS and the RSS the publish starts on (after the full
+ * collection between them): when the peak of the whole run is above the crawl's, the publish set
+ * it. The command is one process (DuckDB and the parse workers are threads of it), so the maxrss
+ * of /usr/bin/time is the peak of everything it runs; the load average is printed beside each size.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, startSimWebProcess } from '../commands/cli-process.ts';
 
@@ -30,6 +34,10 @@ interface WeekRun {
   readonly crawlSeconds: number;
   readonly publishSeconds: number;
   readonly peakRssMiB: number;
+  readonly crawlPeakRssMiB: number;
+  readonly publishStartRssMiB: number;
+  /** One-minute load average at the start and the end of the run. */
+  readonly load: readonly [number, number];
 }
 
 /** Every other RDF document URI of the Web, from its ground truth. */
@@ -54,10 +62,10 @@ function run(command: string, args: readonly string[]): Promise<{ status: number
   return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stderr })));
 }
 
-/** Epoch ms of the first log line whose message is `msg`. */
-function loggedAt(log: string, msg: string): number {
+/** The first log line whose message is `msg`. */
+function logged(log: string, msg: string): { time: number; rssMiB?: number; peakRssMiB?: number } {
   for (const line of log.split('\n')) {
-    if (line.includes(`"msg":"${msg}"`)) return (JSON.parse(line) as { time: number }).time;
+    if (line.includes(`"msg":"${msg}"`)) return JSON.parse(line);
   }
   throw new Error(`the snapshot's log has no '${msg}' line`);
 }
@@ -74,6 +82,7 @@ async function week(docs: number, work: string): Promise<WeekRun> {
     await writeFile(kernelFile, `${kernel.join('\n')}\n`);
     const out = join(work, `snapshots-${docs}`);
     const logFile = join(work, `snapshot-${docs}.log`);
+    const load = loadavg()[0];
     const start = performance.now();
     const result = await run(TIME, [
       '-v',
@@ -89,8 +98,8 @@ async function week(docs: number, work: string): Promise<WeekRun> {
     const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr);
     const log = await readFile(logFile, 'utf8');
     const began = (JSON.parse(log.slice(0, log.indexOf('\n'))) as { time: number }).time;
-    const staged = loggedAt(log, 'crawl finished');
-    const published = loggedAt(log, 'snapshot published');
+    const crawled = logged(log, 'crawl finished');
+    const published = logged(log, 'snapshot published').time;
     const manifest = JSON.parse(await readFile(join(out, '2026-01-05', 'manifest.json'), 'utf8')) as {
       counts: { documents: number; statements: number };
     };
@@ -101,9 +110,12 @@ async function week(docs: number, work: string): Promise<WeekRun> {
       documents: manifest.counts.documents,
       statements: manifest.counts.statements,
       seconds,
-      crawlSeconds: (staged - began) / 1000,
-      publishSeconds: (published - staged) / 1000,
+      crawlSeconds: (crawled.time - began) / 1000,
+      publishSeconds: (published - crawled.time) / 1000,
       peakRssMiB: Number(rss?.[1] ?? Number.NaN) / 1024,
+      crawlPeakRssMiB: crawled.peakRssMiB ?? Number.NaN,
+      publishStartRssMiB: crawled.rssMiB ?? Number.NaN,
+      load: [load, loadavg()[0]],
     };
   } finally {
     web.stop();
@@ -115,15 +127,17 @@ export default async function (): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'bench-scale-'));
   try {
     process.stdout.write(
-      '| simulated Web | kernel | documents | statements | crawl s | publish s | total s | publish statements/s | peak RSS MiB |\n',
+      '| simulated Web | kernel | documents | statements | crawl s | publish s | total s | publish statements/s | crawl peak RSS MiB | RSS at publish start MiB | peak RSS MiB | load average |\n',
     );
-    process.stdout.write('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n');
+    process.stdout.write(
+      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n',
+    );
     const runs: WeekRun[] = [];
     for (const docs of SIZES) {
       const r = await week(docs, work);
       runs.push(r);
       process.stdout.write(
-        `| ${r.docs} docs, ${PLDS} PLDs | ${r.kernel} | ${r.documents} | ${r.statements} | ${r.crawlSeconds.toFixed(0)} | ${r.publishSeconds.toFixed(0)} | ${r.seconds.toFixed(0)} | ${Math.round(r.statements / r.publishSeconds)} | ${r.peakRssMiB.toFixed(0)} |\n`,
+        `| ${r.docs} docs, ${PLDS} PLDs | ${r.kernel} | ${r.documents} | ${r.statements} | ${r.crawlSeconds.toFixed(0)} | ${r.publishSeconds.toFixed(0)} | ${r.seconds.toFixed(0)} | ${Math.round(r.statements / r.publishSeconds)} | ${r.crawlPeakRssMiB} | ${r.publishStartRssMiB} | ${r.peakRssMiB.toFixed(0)} | ${r.load.map((l) => l.toFixed(1)).join('-')} |\n`,
       );
     }
     if (runs.length > 1) {
