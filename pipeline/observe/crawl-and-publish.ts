@@ -97,8 +97,14 @@ export async function crawlAndPublish(
     log: logger,
     progress: ctx.publishProgress?.(),
   });
-  const changes = await publication.changes();
-  const published = await publication.commit(schedule(changes));
+  let entries: readonly ScheduleEntry[];
+  try {
+    entries = schedule(await publication.changes());
+  } catch (error) {
+    await publication.close();
+    throw error;
+  }
+  const published = await publication.commit(entries);
   await rm(runDir(ctx.root, run.name), { recursive: true, force: true });
   return published;
 }
