@@ -1,6 +1,6 @@
 import type { CrawlConfig } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
-import type { ContextLoader } from '../rdf/index.ts';
+import { type ContextLoader, crawlContexts } from '../rdf/index.ts';
 import { alternateJsonLd, type Fetcher, isJsonType } from '../web/index.ts';
 
 /**
@@ -15,31 +15,15 @@ import { alternateJsonLd, type Fetcher, isJsonType } from '../web/index.ts';
  * https://schema.org does) is followed there once, within the same fetch of the context.
  */
 export function contextLoader(web: Fetcher, config: CrawlConfig): ContextLoader {
-  const cache = new Map<string, Promise<string>>();
-  return (url) => {
-    let pending = cache.get(url);
-    if (pending) return pending;
-    if (cache.size >= config.maxContextsPerCrawl) {
-      return Promise.reject(
-        new ObservatoryError(
-          'context_limit',
-          `remote JSON-LD context ${url} refused: this crawl fetched its limit of ${config.maxContextsPerCrawl} contexts`,
-        ),
-      );
+  return crawlContexts(config.maxContextsPerCrawl, async (url) => {
+    const result = await web.fetchContext(url);
+    const alternate = isJsonType(result.headers['content-type'])
+      ? null
+      : alternateJsonLd(result.headers.link, result.finalUrl);
+    const answer = alternate && alternate !== url ? await web.fetchContext(alternate) : result;
+    if (answer.error || !answer.body) {
+      throw new ObservatoryError('parse', `JSON-LD context ${answer.finalUrl}: ${answer.error ?? 'empty'}`);
     }
-    pending = web.fetchContext(url).then(async (result) => {
-      const alternate = isJsonType(result.headers['content-type'])
-        ? null
-        : alternateJsonLd(result.headers.link, result.finalUrl);
-      const answer = alternate && alternate !== url ? await web.fetchContext(alternate) : result;
-      if (answer.error || !answer.body) {
-        throw new ObservatoryError('parse', `JSON-LD context ${answer.finalUrl}: ${answer.error ?? 'empty'}`);
-      }
-      return answer.body.toString('utf8');
-    });
-    // a failure is an answer too: the same broken context is not fetched again this crawl
-    pending.catch(() => {});
-    cache.set(url, pending);
-    return pending;
-  };
+    return answer.body.toString('utf8');
+  });
 }

@@ -49,14 +49,7 @@ export async function processFetch(
       : null;
   const statements = parsed?.statements ?? [];
   const record: DocumentRecord = {
-    url: fetch.url,
-    finalUrl: fetch.finalUrl,
-    pld: urlPld(fetch.url),
-    segment: where.segment,
-    round: where.round,
-    fetchedAt: fetch.startedAt,
-    durationMs: fetch.durationMs,
-    status: fetch.status,
+    ...fetchFields(fetch, where),
     error: fetch.error ?? parsed?.error ?? null,
     errorMessage: fetch.errorMessage ?? parsed?.errorMessage ?? null,
     contentType: fetch.headers['content-type'] ?? null,
@@ -67,15 +60,29 @@ export async function processFetch(
     graphHash: parsed?.graphHash ?? null,
     etag: fetch.headers.etag ?? null,
     lastModified: fetch.headers['last-modified'] ?? null,
+    validation: revisit?.validation ?? null,
+    carriedFrom: null,
+  };
+  return { record, statements };
+}
+
+/** What a record takes from its fetch whatever the body gave: where, when, the answer's head, the pointer. */
+function fetchFields(fetch: FetchResult, where: { segment: CrawlSegment; round: number }) {
+  return {
+    url: fetch.url,
+    finalUrl: fetch.finalUrl,
+    pld: urlPld(fetch.url),
+    segment: where.segment,
+    round: where.round,
+    fetchedAt: fetch.startedAt,
+    durationMs: fetch.durationMs,
+    status: fetch.status,
     headers: fetch.headers,
     redirects: fetch.redirects,
     warcFilename: fetch.warc?.filename ?? null,
     warcOffset: fetch.warc?.offset ?? null,
     warcLength: fetch.warc?.length ?? null,
-    validation: revisit?.validation ?? null,
-    carriedFrom: null,
   };
-  return { record, statements };
 }
 
 /** The record of a 304 whose previous observation is carried over (see processFetch). */
@@ -87,14 +94,7 @@ function carriedDocument(
 ): ProcessedDocument {
   const { from, statements } = carried;
   const record: DocumentRecord = {
-    url: fetch.url,
-    finalUrl: fetch.finalUrl,
-    pld: urlPld(fetch.url),
-    segment: where.segment,
-    round: where.round,
-    fetchedAt: fetch.startedAt,
-    durationMs: fetch.durationMs,
-    status: fetch.status,
+    ...fetchFields(fetch, where),
     error: null,
     errorMessage: null,
     contentType: fetch.headers['content-type'] ?? from.contentType,
@@ -106,11 +106,6 @@ function carriedDocument(
     // a 304 may send updated validators (RFC 9110, 15.4.5); the next re-visit asks with those
     etag: fetch.headers.etag ?? from.etag,
     lastModified: fetch.headers['last-modified'] ?? from.lastModified,
-    headers: fetch.headers,
-    redirects: fetch.redirects,
-    warcFilename: fetch.warc?.filename ?? null,
-    warcOffset: fetch.warc?.offset ?? null,
-    warcLength: fetch.warc?.length ?? null,
     validation,
     carriedFrom: from.snapshot,
   };

@@ -3,7 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { readArchivedResponse } from '../archive/index.ts';
 import type { CrawlConfig } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
-import type { ContextLoader } from '../rdf/index.ts';
+import { type ContextLoader, crawlContexts } from '../rdf/index.ts';
 import { alternateJsonLd, decodeBody, isJsonType } from '../web/index.ts';
 import { sqlString } from './duckdb-session.ts';
 
@@ -25,7 +25,6 @@ export function archivedContextLoader(
   query: <T>(run: (connection: DuckDBConnection) => Promise<T>) => Promise<T>,
   config: Pick<CrawlConfig, 'maxContextsPerCrawl' | 'maxRedirects' | 'maxBytes'>,
 ): ContextLoader {
-  const cache = new Map<string, Promise<string>>();
   const index = sqlString(cdxj);
   const lookup = (url: string) =>
     query(async (connection) => {
@@ -78,20 +77,5 @@ export function archivedContextLoader(
     }
     throw new ObservatoryError('parse', `JSON-LD context ${url}: more than ${config.maxRedirects} redirects`);
   };
-  return (url) => {
-    let pending = cache.get(url);
-    if (pending) return pending;
-    if (cache.size >= config.maxContextsPerCrawl) {
-      return Promise.reject(
-        new ObservatoryError(
-          'context_limit',
-          `remote JSON-LD context ${url} refused: this crawl fetched its limit of ${config.maxContextsPerCrawl} contexts`,
-        ),
-      );
-    }
-    pending = answer(url);
-    pending.catch(() => {});
-    cache.set(url, pending);
-    return pending;
-  };
+  return crawlContexts(config.maxContextsPerCrawl, answer);
 }
