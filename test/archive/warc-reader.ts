@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Transform } from 'node:stream';
 import zlib from 'node:zlib';
 
@@ -77,4 +78,36 @@ export function pointedRecord(dir: string, pointer: { filename: string; offset: 
   const file = readFileSync(`${dir}/${pointer.filename}`);
   const slice = file.subarray(pointer.offset, pointer.offset + pointer.length);
   return { slice, record: zlib.gunzipSync(slice) };
+}
+
+/** The HTTP responses archived in a snapshot folder's WARC files: how many, their bytes, how many were 304. */
+export interface ArchivedResponses {
+  readonly responses: number;
+  /** Bytes of the responses as received: status line, headers and body (the records' Content-Length). */
+  readonly bytes: number;
+  readonly notModified: number;
+}
+
+/** Walks every record of every `.warc.gz` in `folder` by its Content-Length and sums its response records. */
+export function archivedResponses(folder: string): ArchivedResponses {
+  let responses = 0;
+  let bytes = 0;
+  let notModified = 0;
+  for (const name of readdirSync(folder).filter((f) => f.endsWith('.warc.gz'))) {
+    const all = zlib.gunzipSync(readFileSync(join(folder, name)));
+    for (let at = 0; at < all.length; ) {
+      const headEnd = all.indexOf('\r\n\r\n', at);
+      const head = all.toString('latin1', at, headEnd);
+      const length = Number(/\r\nContent-Length: (\d+)/i.exec(head)?.[1]);
+      const block = all.subarray(headEnd + 4, headEnd + 4 + length);
+      if (/\r\nWARC-Type: response\r?$/im.test(head)) {
+        responses++;
+        bytes += length;
+        if (block.toString('latin1', 0, 13) === 'HTTP/1.1 304 ') notModified++;
+      }
+      // a record ends with its block and two CRLFs
+      at = headEnd + 4 + length + 4;
+    }
+  }
+  return { responses, bytes, notModified };
 }

@@ -1,48 +1,13 @@
-/**
- * What conditional re-visits save: the demo's four weeks (expansion, weekly snapshots with their
- * 15 ticks each, on the virtual clock) on the demo's simulated Web without faults, run twice in one process,
- * with and without conditional requests (`conditional: false`). Reports, over every snapshot, the
- * bytes of the HTTP responses received (status line, headers and body as received, counted from
- * the snapshots' WARC response records), the requests, the 304s, and whether the two runs
- * published the same statements: every snapshot's quads, and its documents' hashes, EXCEPT both
- * ways.
- */
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { crawlConfig, silentLogger } from '../../pipeline/core/index.ts';
 import { runDemo } from '../../pipeline/demo/index.ts';
 import { startSimWeb } from '../../pipeline/simweb/index.ts';
 import { listSnapshots, openDuckDb, sqlString } from '../../pipeline/snapshot/index.ts';
+import { archivedResponses } from '../archive/warc-reader.ts';
 
 const WEEKS = 4;
-
-interface Received {
-  readonly bytes: number;
-  readonly responses: number;
-  readonly notModified: number;
-}
-
-/** Bytes of every HTTP response in a snapshots root's WARC files (WARC Content-Length of response records). */
-function received(root: string, names: readonly string[]): Received {
-  let bytes = 0;
-  let responses = 0;
-  let notModified = 0;
-  for (const name of names) {
-    for (const file of readdirSync(join(root, name)).filter((f) => f.endsWith('.warc.gz'))) {
-      const text = gunzipSync(readFileSync(join(root, name, file))).toString('latin1');
-      for (const m of text.matchAll(/WARC\/1\.1\r\n((?:[^\r\n]+\r\n)+)\r\n(HTTP\/1\.1 (\d{3}))?/g)) {
-        if (!/\r\nWARC-Type: response\r\n/.test(`\r\n${m[1]}`)) continue;
-        responses++;
-        bytes += Number(/^Content-Length: (\d+)/im.exec(m[1])?.[1]);
-        if (m[3] === '304') notModified++;
-      }
-    }
-  }
-  return { bytes, responses, notModified };
-}
 
 async function run(conditional: boolean): Promise<{ root: string; seconds: number }> {
   // the demo's Web without its faults, so that the two runs differ only by their requests
@@ -113,8 +78,19 @@ export default async function bench(): Promise<void> {
       'url, final_url, format, statements, content_sha256, graph_hash',
     );
   }
-  const a = received(on.root, names);
-  const b = received(off.root, offNames);
+  const total = (root: string, folders: readonly string[]) =>
+    folders
+      .map((name) => archivedResponses(join(root, name)))
+      .reduce(
+        (sum, r) => ({
+          responses: sum.responses + r.responses,
+          bytes: sum.bytes + r.bytes,
+          notModified: sum.notModified + r.notModified,
+        }),
+        { responses: 0, bytes: 0, notModified: 0 },
+      );
+  const a = total(on.root, names);
+  const b = total(off.root, offNames);
   const rows = [
     ['conditional', a, on.seconds],
     ['unconditional', b, off.seconds],

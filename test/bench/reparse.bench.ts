@@ -7,10 +7,10 @@
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clockStartingAt, crawlConfig, parseResolveRule, silentLogger } from '../../pipeline/core/index.ts';
-import { runWeeklySnapshot } from '../../pipeline/observe/index.ts';
+import { clockStartingAt } from '../../pipeline/core/index.ts';
 import { startSimWeb } from '../../pipeline/simweb/index.ts';
 import { reparseSnapshot } from '../../pipeline/snapshot/index.ts';
+import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
 
 const W0 = Date.UTC(2026, 0, 5);
 const SIZES = [300, 1500];
@@ -26,26 +26,8 @@ async function measure(docs: number): Promise<string[]> {
   });
   try {
     const root = mkdtempSync(join(tmpdir(), 'reparse-bench-'));
-    const kernel = sim
-      .truth(W0)
-      .filter((r) => r.kind === 'document' && r.rdf)
-      .map((r) => r.uri);
     const crawlStart = performance.now();
-    const outcome = await runWeeklySnapshot({
-      root,
-      config: crawlConfig({
-        resolve: [parseResolveRule(sim.resolveRule)],
-        allowPrivate: true,
-        delayMs: 1,
-        timeoutMs: 3000,
-        maxAttempts: 1,
-      }),
-      policy: 'longest-first',
-      logger: silentLogger,
-      clock: clockStartingAt(W0),
-      kernel,
-      adaptiveRounds: 0,
-    });
+    const outcome = await simWeekly(sim, root, W0, rdfDocuments(sim, W0), { adaptiveRounds: 0 });
     const crawlMs = performance.now() - crawlStart;
     if (outcome.status !== 'published') throw new Error(`crawl ended ${outcome.status}`);
     const { documents, statements } = outcome.snapshot.manifest.counts;

@@ -5,16 +5,15 @@
  * conditional run downloads less and records what each server's validators did.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
-import { clockStartingAt, crawlConfig, parseResolveRule, silentLogger } from '../../pipeline/core/index.ts';
-import { runWeeklySnapshot } from '../../pipeline/observe/index.ts';
 import { WEEK } from '../../pipeline/schedule/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import { openDuckDb, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { archivedResponses } from '../archive/warc-reader.ts';
+import { rdfDocuments, simWeekly } from './sim-weekly.ts';
 
 const W0 = Date.UTC(2026, 0, 5);
 const WEEK2 = '2026-01-12';
@@ -22,28 +21,9 @@ let sim: SimWeb;
 const roots = { conditional: '', unconditional: '' };
 
 async function twoWeeks(root: string, conditional: boolean): Promise<void> {
-  const kernel = sim
-    .truth(W0)
-    .filter((r) => r.kind === 'document' && r.rdf)
-    .map((r) => r.uri);
+  const kernel = rdfDocuments(sim, W0);
   for (const at of [W0, W0 + WEEK]) {
-    sim.setClock(at);
-    const outcome = await runWeeklySnapshot({
-      root,
-      config: crawlConfig({
-        resolve: [parseResolveRule(sim.resolveRule)],
-        allowPrivate: true,
-        delayMs: 1,
-        timeoutMs: 3000,
-        maxAttempts: 1,
-        conditional,
-      }),
-      policy: 'longest-first',
-      logger: silentLogger,
-      clock: clockStartingAt(at),
-      kernel,
-      adaptiveRounds: 1,
-    });
+    const outcome = await simWeekly(sim, root, at, kernel, { adaptiveRounds: 1, config: { conditional } });
     assert.equal(outcome.status, 'published');
   }
 }
@@ -136,22 +116,10 @@ test('the conditional run records what the validators did, server by server', as
     );
 });
 
-/** Bytes of the HTTP responses (status line, headers, body as received) in a snapshot's WARC files. */
-function responseBytes(run: keyof typeof roots): number {
-  let total = 0;
-  const folder = join(roots[run], WEEK2);
-  for (const name of readdirSync(folder).filter((f) => f.endsWith('.warc.gz'))) {
-    const text = gunzipSync(readFileSync(join(folder, name))).toString('latin1');
-    for (const m of text.matchAll(/WARC\/1\.1\r\n((?:[^\r\n]+\r\n)+)\r\n/g)) {
-      if (!/^WARC-Type: response$/m.test(m[1].replace(/\r/g, ''))) continue;
-      total += Number(/^Content-Length: (\d+)/im.exec(m[1])?.[1]);
-    }
-  }
-  return total;
-}
-
 test('the conditional run receives fewer bytes for the same snapshot', () => {
-  const [conditional, unconditional] = [responseBytes('conditional'), responseBytes('unconditional')];
+  const [conditional, unconditional] = [roots.conditional, roots.unconditional].map(
+    (root) => archivedResponses(join(root, WEEK2)).bytes,
+  );
   console.log(`response bytes, week 2: ${conditional} conditional, ${unconditional} unconditional`);
   assert.ok(conditional > 0 && conditional < unconditional, `${conditional} vs ${unconditional}`);
 });

@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { clockStartingAt, crawlConfig, parseResolveRule, silentLogger } from '../../pipeline/core/index.ts';
-import { runWeeklySnapshot } from '../../pipeline/observe/index.ts';
+import { clockStartingAt } from '../../pipeline/core/index.ts';
 import { WEEK } from '../../pipeline/schedule/index.ts';
 import { SCENARIOS, type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import { openDuckDb, readManifest, reparseSnapshot, verifySnapshot } from '../../pipeline/snapshot/index.ts';
 import { runCli } from '../commands/cli-process.ts';
+import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
 
 const W0 = Date.UTC(2026, 0, 5);
 const WEEKS = ['2026-01-05', '2026-01-12'];
@@ -58,31 +58,13 @@ before(async () => {
   out = mkdtempSync(join(tmpdir(), 'reparse-out-'));
   // the format lab's pages add RDFa and a syntax error in every syntax to the generated Web
   const kernel = [
-    ...sim
-      .truth(W0)
-      .filter((r) => r.kind === 'document' && r.rdf)
-      .map((r) => r.uri),
+    ...rdfDocuments(sim, W0),
     ...Object.values(SCENARIOS)
       .filter((s) => s.group === 'format')
       .map((s) => s.url),
   ];
   for (const at of [W0, W0 + WEEK]) {
-    sim.setClock(at);
-    const outcome = await runWeeklySnapshot({
-      root: source,
-      config: crawlConfig({
-        resolve: [parseResolveRule(sim.resolveRule)],
-        allowPrivate: true,
-        delayMs: 1,
-        timeoutMs: 3000,
-        maxAttempts: 1,
-      }),
-      policy: 'longest-first',
-      logger: silentLogger,
-      clock: clockStartingAt(at),
-      kernel,
-      adaptiveRounds: 1,
-    });
+    const outcome = await simWeekly(sim, source, at, kernel, { adaptiveRounds: 1 });
     assert.equal(outcome.status, 'published');
   }
 });

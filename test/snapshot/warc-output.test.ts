@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { clockStartingAt, crawlConfig, parseResolveRule, silentLogger } from '../../pipeline/core/index.ts';
-import { runWeeklySnapshot } from '../../pipeline/observe/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import { openDuckDb, readManifest, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { archivedResponses } from '../archive/warc-reader.ts';
+import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
 
 let sim: SimWeb;
 let root: string;
@@ -24,26 +24,10 @@ const W0 = Date.UTC(2026, 0, 5);
 before(async () => {
   sim = await startSimWeb({ seed: 5, docs: 300, plds: 20, latencyScale: 0, faults: 0, now: W0 });
   root = mkdtempSync(join(tmpdir(), 'warc-output-'));
-  const kernel = sim
-    .truth(W0)
-    .filter((r) => r.kind === 'document' && r.rdf)
-    .map((r) => r.uri);
-  const outcome = await runWeeklySnapshot({
-    root,
-    config: crawlConfig({
-      resolve: [parseResolveRule(sim.resolveRule)],
-      allowPrivate: true,
-      delayMs: 1,
-      timeoutMs: 3000,
-      maxAttempts: 1,
-      // small files, so that the crawl rolls over to several
-      warcFileBytes: 64 * 1024,
-    }),
-    policy: 'longest-first',
-    logger: silentLogger,
-    clock: clockStartingAt(W0),
-    kernel,
+  const outcome = await simWeekly(sim, root, W0, rdfDocuments(sim, W0), {
     adaptiveRounds: 1,
+    // small files, so that the crawl rolls over to several
+    config: { warcFileBytes: 64 * 1024 },
   });
   assert.equal(outcome.status, 'published');
   folder = join(root, '2026-01-05');
@@ -99,18 +83,7 @@ test('index.cdxj has one sorted line per response record, each naming a publishe
   const manifest = await readManifest(folder);
   assert.equal(manifest.files.find((f) => f.name === 'index.cdxj')?.rows, lines.length);
   const names = new Set(manifest.files.map((f) => f.name));
-  const responses = manifest.files
-    .filter((f) => f.name.endsWith('.warc.gz'))
-    .reduce(
-      (n, f) =>
-        n +
-        (
-          gunzipSync(readFileSync(join(folder, f.name)))
-            .toString('latin1')
-            .match(/\r\nWARC-Type: response\r\n/g) ?? []
-        ).length,
-      0,
-    );
+  const { responses } = archivedResponses(folder);
   assert.equal(lines.length, responses);
   for (const line of lines) assert.ok(names.has(JSON.parse(line.slice(line.indexOf('{'))).filename), line);
 });
