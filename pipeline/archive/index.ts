@@ -6,6 +6,6 @@
 export { cdxjEntries } from './cdxj.ts';
 export type { CrawlArchive, CrawlArchiveOptions } from './crawl-archive.ts';
 export { openCrawlArchive } from './crawl-archive.ts';
-export type { ArchivedResponse, WarcPointer } from './read-response.ts';
+export type { ArchivedResponse } from './read-response.ts';
 export { readArchivedResponse } from './read-response.ts';
 export { warcFilesIn } from './warc-files.ts';

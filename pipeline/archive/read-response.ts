@@ -1,14 +1,7 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WARCParser } from 'warcio';
-import { ObservatoryError } from '../core/index.ts';
-
-/** Common Crawl's pointer to one record: its gzip member's file, offset and length. */
-export interface WarcPointer {
-  readonly filename: string;
-  readonly offset: number;
-  readonly length: number;
-}
+import { ObservatoryError, type WarcPointer } from '../core/index.ts';
 
 /** A response record read back: what the crawler received, before any decoding. */
 export interface ArchivedResponse {

@@ -1,27 +1,14 @@
-import { copyFile, link, open } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { cdxjEntries, warcFilesIn } from '../archive/index.ts';
+import { cdxjEntries, readArchivedResponse, warcFilesIn } from '../archive/index.ts';
 import { sqlString } from './duckdb-session.ts';
-import { ioError } from './durable-fs.ts';
+import { ioError, linkOrCopy } from './durable-fs.ts';
 import type { CheckContext, SnapshotOutput, WriteContext, WrittenFile } from './outputs.ts';
 import { corrupt } from './outputs.ts';
 import { parquetFileName } from './schema.ts';
 
 /** The CDXJ index of the snapshot's WARC files, beside them (pywb and ReplayWeb.page read it). */
 export const CDXJ_FILE = 'index.cdxj';
-
-/** A hard link where the file system allows it (the crawl's folder is on the same disk), else a copy. */
-async function place(from: string, to: string): Promise<void> {
-  try {
-    await link(from, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw ioError('link', to, error);
-    await copyFile(from, to).catch((e) => {
-      throw ioError('copy', to, e);
-    });
-  }
-}
 
 /**
  * The CDXJ lines, sorted in byte order by DuckDB from a scratch file, so that the index of a large
@@ -46,33 +33,18 @@ async function writeSortedCdxj(ctx: WriteContext, files: readonly string[], targ
   return lines;
 }
 
-/** The WARC record at a documents.parquet pointer: one gzip member, a response for the row's final URL. */
+/** The WARC record at a documents.parquet pointer: a response record for the row's final URL. */
 async function checkPointer(folder: string, row: unknown[]): Promise<void> {
   const [url, finalUrl, filename, offset, length] = row as [string, string, string, bigint, bigint];
-  const handle = await open(join(folder, filename)).catch(() => {
-    throw corrupt(folder, `${url} points at ${filename}, which is not in the folder`);
+  const pointer = { filename, offset: Number(offset), length: Number(length) };
+  const response = await readArchivedResponse(folder, pointer).catch((error: unknown) => {
+    throw corrupt(folder, `${url}: ${(error as Error).message}`);
   });
-  try {
-    const bytes = Buffer.alloc(Number(length));
-    const { bytesRead } = await handle.read(bytes, 0, bytes.length, Number(offset));
-    let head: string;
-    try {
-      head = gunzipSync(bytes.subarray(0, bytesRead))
-        .subarray(0, 64 * 1024)
-        .toString('latin1');
-    } catch {
-      throw corrupt(folder, `${url}: ${filename} at ${offset} (+${length}) is not one gzip member`);
-    }
-    const fields = `${head.slice(0, head.indexOf('\r\n\r\n'))}\r\n`;
-    if (
-      !fields.startsWith('WARC/1.1\r\n') ||
-      !fields.includes('\r\nWARC-Type: response\r\n') ||
-      !fields.includes(`\r\nWARC-Target-URI: ${finalUrl}\r\n`)
-    ) {
-      throw corrupt(folder, `${url}: ${filename} at ${offset} is not the response record of ${finalUrl}`);
-    }
-  } finally {
-    await handle.close();
+  if (response.url !== finalUrl) {
+    throw corrupt(
+      folder,
+      `${url}: ${filename} at ${offset} is the response record of ${response.url}, not of ${finalUrl}`,
+    );
   }
 }
 
@@ -87,7 +59,11 @@ export const warcOutput: SnapshotOutput = {
     if (ctx.archive === null) return [];
     const names = warcFilesIn(ctx.archive);
     if (names.length === 0) return [];
-    for (const name of names) await place(join(ctx.archive, name), join(ctx.work, name));
+    for (const name of names) {
+      await linkOrCopy(join(ctx.archive, name), join(ctx.work, name)).catch((error: unknown) => {
+        throw ioError('link', join(ctx.work, name), error);
+      });
+    }
     const rows = await writeSortedCdxj(ctx, names, join(ctx.work, CDXJ_FILE));
     return [...names.map((name): WrittenFile => ({ name })), { name: CDXJ_FILE, rows }];
   },
