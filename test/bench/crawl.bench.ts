@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawlConfig, parseResolveRule, silentLogger, systemClock } from '../../pipeline/core/index.ts';
 import { createCrawlTools, POLICY_NAMES, type PolicyName, runCrawl } from '../../pipeline/crawl/index.ts';
-import { startSimWebProcess } from '../commands/cli-process.ts';
+import { simTruth, startSimWebProcess } from '../commands/cli-process.ts';
 
 const DOCS = 20_000;
 const PLDS = 300;
@@ -31,13 +31,7 @@ function startServer() {
 
 /** Every document URI of the Web, from its ground truth. */
 async function documentUrls(port: number): Promise<string[]> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/__sim/truth`)).text();
-  return text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { uri: string; kind: string })
-    .filter((r) => r.kind === 'document')
-    .map((r) => r.uri);
+  return (await simTruth(port)).filter((r) => r.kind === 'document').map((r) => r.uri);
 }
 
 interface Run {

@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, startSimWebProcess } from '../commands/cli-process.ts';
+import { CLI, simTruth, startSimWebProcess } from '../commands/cli-process.ts';
 
 const SIZES = (process.env.BENCH_SCALE_DOCS ?? '50000,200000').split(',').map(Number);
 const PLDS = Number(process.env.BENCH_SCALE_PLDS ?? 650);
@@ -42,12 +42,7 @@ interface WeekRun {
 
 /** Every other RDF document URI of the Web, from its ground truth. */
 async function kernelUrls(port: number): Promise<string[]> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/__sim/truth`)).text();
-  const documents = text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { uri: string; kind: string; format: string | null })
-    .filter((r) => r.kind === 'document' && r.format !== null);
+  const documents = (await simTruth(port)).filter((r) => r.kind === 'document' && r.format !== null);
   return documents.filter((_, i) => i % 2 === 0).map((r) => r.uri);
 }
 

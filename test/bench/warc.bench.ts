@@ -11,20 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawlConfig, parseResolveRule, silentLogger, systemClock } from '../../pipeline/core/index.ts';
 import { createCrawlTools, runCrawl } from '../../pipeline/crawl/index.ts';
-import { startSimWebProcess } from '../commands/cli-process.ts';
+import { simTruth, startSimWebProcess } from '../commands/cli-process.ts';
 
 const DELAY_MS = 20;
 const CRAWL_DELAY_CAP_MS = 600;
 
 /** Every document URI of the Web, from its ground truth. */
 async function documentUrls(port: number): Promise<string[]> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/__sim/truth`)).text();
-  return text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { uri: string; kind: string })
-    .filter((r) => r.kind === 'document')
-    .map((r) => r.uri);
+  return (await simTruth(port)).filter((r) => r.kind === 'document').map((r) => r.uri);
 }
 
 interface Run {

@@ -73,3 +73,19 @@ export async function startSimWebProcess(args: readonly string[]): Promise<SimWe
   });
   return { port, child, banner: out, stop: () => child.kill('SIGTERM') };
 }
+
+/** One line of a simulated Web's ground truth, as far as the benchmarks pick URLs from it. */
+export interface TruthLine {
+  readonly uri: string;
+  readonly kind: string;
+  readonly format: string | null;
+}
+
+/** The ground truth of a simulated Web served by another process (`GET /__sim/truth`). */
+export async function simTruth(port: number): Promise<TruthLine[]> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/__sim/truth`)).text();
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as TruthLine);
+}
