@@ -228,15 +228,16 @@ async function layout(file: string, graph: string, columns: readonly string[]) {
 async function served(
   suffix: string,
   run: () => Promise<Outcome>,
-): Promise<{ outcome: Outcome; bytes: number; requests: number }> {
+): Promise<{ outcome: Outcome; bytes: number; requests: number; paths: Set<string> }> {
   const before = proxy.responses.length;
   const outcome = await run();
+  const paths = new Set(proxy.responses.slice(before).map((r) => r.path));
   const reads = proxy.responses.slice(before).filter((r) => r.path.endsWith(suffix));
   assert.ok(
     reads.every((r) => r.status === 206 || r.bytes === 0),
     `only ranged reads (or HEAD): ${reads.map((r) => `${r.method} ${r.range} ${r.status}`).join('; ')}`,
   );
-  return { outcome, bytes: reads.reduce((sum, r) => sum + r.bytes, 0), requests: reads.length };
+  return { outcome, bytes: reads.reduce((sum, r) => sum + r.bytes, 0), requests: reads.length, paths };
 }
 
 // first: DuckDB-WASM keeps what it read of a file for later queries of the page, and so does Chromium's cache
@@ -263,6 +264,8 @@ WHERE graph = '${graph}' GROUP BY predicate ORDER BY predicate`;
   );
   const selective = await served(`${newest}/quads.parquet`, () => runInConsole(typed(sql)));
   assert.equal(selective.outcome.error, null, String(selective.outcome.error));
+  // a query that names no table of the catalogue opens no other file (the views are defined on use)
+  assert.deepEqual(selective.paths, new Set(['/index.json', `/${newest}/quads.parquet`]));
   const db = await openDuckDb();
   const expected = (await queryRows(db.connection, sql.replace(`${proxy.url}`, `${root}/`))).map((r) =>
     r.map(String),
@@ -310,6 +313,13 @@ test('a query over both snapshots, one click away, gives the rows DuckDB gives o
 test('every example query runs from its button and shows a table of its columns and rows', async () => {
   const files = (await readdir(QUERIES_DIR)).filter((f) => f.endsWith('.sql')).sort();
   assert.equal(await page.locator('button[data-sql]').count(), files.length);
+  // the query the page starts with: the newest weekly snapshot's documents by its published URL
+  const first = await page.$eval('#sql', (e) => (e as HTMLTextAreaElement).defaultValue);
+  assert.match(first, new RegExp(`read_parquet\\('${proxy.url}[^']+/documents\\.parquet'\\)`));
+  const opening = await runInConsole(typed(first));
+  assert.equal(opening.error, null, String(opening.error));
+  assert.deepEqual(opening.header, ['status', 'error', 'documents']);
+  assert.deepEqual(opening.rows, [['200', 'NULL', String(DOCS)]]);
   for (const file of files) {
     const shown = await runInConsole(example(file));
     assert.equal(shown.error, null, `${file}: ${shown.error}`);
@@ -336,6 +346,8 @@ test('errors are shown as text in the page, and the next query runs', async () =
   const failed = await runInConsole(typed('SELECT no_such_column FROM documents'));
   assert.match(failed.error ?? '', /no_such_column/);
   assert.equal(await page.getAttribute('#error', 'role'), 'alert');
+  const unknown = await runInConsole(typed('SELECT * FROM no_such_table'));
+  assert.match(unknown.error ?? '', /no_such_table/);
   const next = await runInConsole(typed('SELECT count(*) AS n FROM documents'));
   assert.deepEqual(next.rows, [[String(2 * DOCS)]]);
 });

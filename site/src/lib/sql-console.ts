@@ -1,10 +1,11 @@
 // The SQL console's browser code (site/src/pages/query.astro, the only page with JavaScript):
 // DuckDB-WASM, from the site's own copy of one bundle (pipeline/stats/duckdb-wasm-bundle.ts), reads
 // the published Parquet over HTTP, asking for the byte ranges a query needs (footer, then the
-// column chunks of the row groups its filters keep), never for whole files.
+// column chunks of the row groups its filters keep; docs/portal.md, "SQL console").
 import * as duckdb from '@duckdb/duckdb-wasm';
 import { DataType, type Table } from 'apache-arrow';
 import { CONSOLE_TABLES } from '../../../pipeline/stats/console-examples.ts';
+
 /** Rows shown in the page; the CSV download has them all. */
 const SHOWN_ROWS = 1000;
 
@@ -22,30 +23,64 @@ const absolute = (path: string) => new URL(path, document.baseURI).href;
 /** SQL string literal. */
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-/**
- * One view per table over the Parquet files of every snapshot index.json lists, by URL (HTTP
- * cannot glob): the example queries' `read_parquet('snapshots/*\/<table>.parquet')`, in place.
- */
-async function viewsSql(catalogueUrl: string): Promise<string> {
+/** The snapshots the catalogue lists, by name. */
+async function snapshotNames(catalogueUrl: string): Promise<string[]> {
   const response = await fetch(catalogueUrl);
   if (!response.ok) throw new Error(`${catalogueUrl}: HTTP ${response.status}`);
   const { snapshots } = (await response.json()) as { snapshots: CatalogueEntry[] };
-  return CONSOLE_TABLES.map((table) => {
-    const urls = snapshots.map((s) => literal(new URL(`${s.name}/${table}.parquet`, catalogueUrl).href));
-    return `CREATE VIEW ${table} AS SELECT * FROM read_parquet([${urls.join(', ')}]);`;
-  }).join('\n');
+  return snapshots.map((s) => s.name);
 }
 
-async function connect(): Promise<duckdb.AsyncDuckDBConnection> {
+/** The database, the catalogue's snapshots and the views defined so far. */
+interface Session {
+  readonly connection: duckdb.AsyncDuckDBConnection;
+  readonly catalogueUrl: string;
+  readonly snapshots: readonly string[];
+  readonly views: Set<string>;
+}
+
+async function connect(): Promise<Session> {
   const { worker, wasm, catalogue } = root.dataset as Record<string, string>;
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), new Worker(absolute(worker)));
   await db.instantiate(absolute(wasm));
-  const connection = await db.connect();
-  await connection.query(await viewsSql(absolute(catalogue)));
-  return connection;
+  const catalogueUrl = absolute(catalogue);
+  const snapshots = await snapshotNames(catalogueUrl);
+  return { connection: await db.connect(), catalogueUrl, snapshots, views: new Set() };
 }
 
-let connection: Promise<duckdb.AsyncDuckDBConnection> | undefined;
+/**
+ * Defines `table` as a view over that table's Parquet in every snapshot of the catalogue, by URL
+ * (HTTP cannot glob): the example queries' `read_parquet('snapshots/*\/<table>.parquet')` in
+ * place. By column name, so that snapshots written before a column was added (data dictionary,
+ * "since") give NULL there instead of failing the query.
+ */
+async function defineView(session: Session, table: string): Promise<void> {
+  const url = (name: string) => new URL(`${name}/${table}.parquet`, session.catalogueUrl).href;
+  const urls = session.snapshots.map((name) => literal(url(name)));
+  await session.connection.query(
+    `CREATE VIEW ${table} AS SELECT * FROM read_parquet([${urls.join(', ')}], union_by_name = true)`,
+  );
+  session.views.add(table);
+}
+
+/**
+ * Runs the query, defining the views it needs as DuckDB asks for them: defining one reads the
+ * footer of every file it covers, so a query that names no table of the catalogue reads none.
+ */
+async function runWithViews(session: Session, query: string): Promise<Table> {
+  for (;;) {
+    try {
+      return await session.connection.query(query);
+    } catch (error) {
+      const missing = /Table with name (\w+) does not exist/.exec(String(error))?.[1]?.toLowerCase();
+      const known = CONSOLE_TABLES.find((t) => t === missing);
+      if (known === undefined || session.views.has(known)) throw error;
+      await defineView(session, known);
+    }
+  }
+}
+
+let session: Promise<Session> | undefined;
 
 /** `digits` (an integer, maybe negative) with `scale` of them after the decimal point. */
 function decimal(digits: string, scale: number): string {
@@ -117,17 +152,17 @@ function show(table: Table): void {
 async function runQuery(): Promise<void> {
   root.dataset.state = 'running';
   run.disabled = true;
-  status.textContent = connection ? 'Running…' : 'Loading DuckDB and the catalogue…';
+  status.textContent = session ? 'Running…' : 'Loading DuckDB and the catalogue…';
   output.replaceChildren();
   try {
-    connection ??= connect();
-    const table = await (await connection).query(sql.value);
+    session ??= connect();
+    const table = await runWithViews(await session, sql.value);
     show(table);
     status.textContent = '';
     root.dataset.state = 'done';
   } catch (error) {
     // a failed start (worker, module, catalogue) is retried by the next run; a failed query keeps the database
-    if (connection && !(await connection.then(() => true, () => false))) connection = undefined;
+    if (session && !(await session.then(() => true, () => false))) session = undefined;
     const message = element('pre', error instanceof Error ? error.message : String(error));
     message.id = 'error';
     message.setAttribute('role', 'alert');
