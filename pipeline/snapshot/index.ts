@@ -29,6 +29,7 @@ export {
   parquetFileName,
   readTableSql,
   SNAPSHOT_SCHEMA_VERSION,
+  TABLE_NAMES,
   TABLES,
   tableColumns,
 } from './schema.ts';
@@ -37,6 +38,6 @@ export { computeDigest, DIGEST_FILE, DIGEST_VERSION, publishedDigest } from './s
 export { isSnapshotName, snapshotKindOf, snapshotName } from './snapshot-name.ts';
 export type { RankedCount, SnapshotStats } from './snapshot-stats.ts';
 export type { TableLinks } from './table-links.ts';
-export { linkSnapshotTables, TABLES_DIR } from './table-links.ts';
+export { linkSnapshotTables, TABLES_DIR, tableViewPath } from './table-links.ts';
 export type { VerifyReport } from './verify.ts';
 export { verifySnapshot } from './verify.ts';

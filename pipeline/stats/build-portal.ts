@@ -3,11 +3,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
-import { CATALOGUE_FILE } from '../snapshot/index.ts';
+import { CATALOGUE_FILE, TABLES_DIR } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
 import { type FetchedInputs, fetchPortalInputs } from './fetch-snapshots.ts';
 import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
-import { DOWNLOADS_DIR, downloadSiteFiles } from './link-downloads.ts';
+import { DOWNLOADS_DIR, downloadSiteFiles, tableViewFiles } from './link-downloads.ts';
 import { planSnapshotPages, siteVersion } from './page-cache.ts';
 import { type PortalData, RENDERED_PAGES_FILE, type SnapshotView } from './portal-data.ts';
 import { fileIdentity, folderFiles, type SiteFile, syncSite } from './site-sync.ts';
@@ -140,6 +140,15 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   const fileList = (s: SnapshotView) => `${s.files.map((f) => f.url).join('\n')}\n`;
   for (const s of data.snapshots) files.set(join(DOWNLOADS_DIR, s.name, URL_LIST), { text: fileList(s) });
   files.set(join(DOWNLOADS_DIR, LATEST_NAME, URL_LIST), { text: fileList(latestWeekly(data.snapshots)) });
+  // per table, the URL of every snapshot's file in the tables/ view, whose folders name kind and date
+  const views = tableViewFiles(data.snapshots);
+  for (const { table } of data.tableUrlLists)
+    files.set(join(DOWNLOADS_DIR, TABLES_DIR, table, URL_LIST), {
+      text: views
+        .filter((v) => v.table === table)
+        .map((v) => `${o.downloadsUrl}${v.path}\n`)
+        .join(''),
+    });
   files.set(join(DOWNLOADS_DIR, LATEST_FILE), await dataFile(LATEST_FILE));
   if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) {
     for (const [path, f] of downloadSiteFiles(o.root, data.snapshots)) files.set(path, f);

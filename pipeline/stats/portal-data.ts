@@ -167,6 +167,11 @@ export interface PortalData {
   readonly latestUrl: string;
   /** `<base-url>snapshots/latest/urls.txt`: the newest weekly snapshot's file list under a stable name. */
   readonly latestUrlList: string;
+  /**
+   * Per table, `<base-url>snapshots/tables/<table>/urls.txt`: the URL of that table of every
+   * snapshot in the tables/ view (hive partitions), for engines that read a list of URLs.
+   */
+  readonly tableUrlLists: ReadonlyArray<{ readonly table: string; readonly url: string }>;
 }
 
 export const PORTAL_DATA_FILE = 'portal.json';
