@@ -9,8 +9,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { startSimWeb } from '../../pipeline/simweb/index.ts';
+import { TABLES_DIR } from '../../pipeline/snapshot/index.ts';
 import { buildPortal, servePortal } from '../../pipeline/stats/index.ts';
 import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
 
@@ -19,10 +20,12 @@ const WEEK = 7 * 86_400_000;
 const WEEKS = 4;
 const DOCS = 1500;
 
+/** The snapshots folder's bytes; tables/ holds hard links of the folders' files, counted once (as rsync -aH copies them). */
 function folderBytes(dir: string): number {
   let bytes = 0;
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
-    if (e.isFile()) bytes += statSync(join(e.parentPath, e.name)).size;
+    if (e.isFile() && !relative(dir, e.parentPath).startsWith(TABLES_DIR))
+      bytes += statSync(join(e.parentPath, e.name)).size;
   return bytes;
 }
 
