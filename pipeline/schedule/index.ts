@@ -13,7 +13,7 @@ export type { SimJob, SimResult, SimSettings } from './estimate/simulate.ts';
 export { simulateCrawl } from './estimate/simulate.ts';
 export { BUCKETS, bucketOf } from './evaluation/buckets.ts';
 export type { BudgetPoint, ScaledFamily } from './evaluation/budget.ts';
-export { logGrid, matchBudget, scaledStrategy, sweepBudget } from './evaluation/budget.ts';
+export { defaultFamily, logGrid, matchBudget, sweepBudget } from './evaluation/budget.ts';
 export { monthlyChart, tradeoffChart } from './evaluation/chart.ts';
 export type { BucketVerdict, Comparison, ComparisonRow } from './evaluation/comparison.ts';
 export { compareAtEqualDownloads, recallAt, SWEEP_SCALES } from './evaluation/comparison.ts';

@@ -1,10 +1,10 @@
 import type { ChangeHistory } from '../histories/types.ts';
-import { RATE_DEFAULTS, type RateOptions, rateStrategy } from '../strategies/rate-allocation.ts';
+import { defaultStrategy, SCALED_FAMILIES } from '../strategies/registry.ts';
 import type { Strategy } from '../strategies/types.ts';
 import { evaluateStrategy, type StrategyResult } from './evaluate.ts';
 import type { ReplaySettings } from './replay.ts';
 
-/** A rate strategy with one scale, and what it achieved. */
+/** A scaled strategy at one scale, and what it achieved. */
 export interface BudgetPoint {
   readonly scale: number;
   readonly result: StrategyResult;
@@ -16,10 +16,8 @@ export interface BudgetPoint {
  */
 export type ScaledFamily = (scale: number) => Strategy;
 
-/** The rate strategy (default: cho-irregular) at a given scale. */
-export function scaledStrategy(scale: number, base: Partial<RateOptions> = {}): Strategy {
-  return rateStrategy({ estimator: 'irregular', ...RATE_DEFAULTS, ...base, scale }) as Strategy;
-}
+/** The default strategy's family (cho-irregular at a given scale). */
+export const defaultFamily: ScaledFamily = SCALED_FAMILIES[defaultStrategy];
 
 /**
  * Sweeps the scale (multiple of the estimated mean change interval between visits) over a log
@@ -30,7 +28,7 @@ export function sweepBudget(
   settings: ReplaySettings,
   buckets: Uint8Array,
   scales: readonly number[],
-  family: ScaledFamily = scaledStrategy,
+  family: ScaledFamily = defaultFamily,
 ): BudgetPoint[] {
   return scales.map((scale) => ({
     scale,
@@ -52,7 +50,7 @@ export function matchBudget(
   settings: ReplaySettings,
   buckets: Uint8Array,
   downloads: number,
-  family: ScaledFamily = scaledStrategy,
+  family: ScaledFamily = defaultFamily,
   lo = 0.01,
   hi = 100,
 ): BudgetPoint {

@@ -3,10 +3,10 @@ import type { ChangeHistory } from '../histories/types.ts';
 import { BUCKETS } from './buckets.ts';
 import {
   type BudgetPoint,
+  defaultFamily,
   logGrid,
   matchBudget,
   type ScaledFamily,
-  scaledStrategy,
   sweepBudget,
 } from './budget.ts';
 import { documentBuckets, type Evaluation, type StrategyResult } from './evaluate.ts';
@@ -68,7 +68,7 @@ export function compareAtEqualDownloads(
   docs: readonly ChangeHistory[],
   evaluation: Evaluation,
   published: readonly string[],
-  family: ScaledFamily = scaledStrategy,
+  family: ScaledFamily = defaultFamily,
   progress?: Progress,
 ): Comparison {
   const { settings } = evaluation;
