@@ -82,6 +82,26 @@ async function readKey(dir: string): Promise<StateKey | null> {
 const stateFile = (dir: string, table: StateTable, id: string) => join(dir, `${table}-${id}.parquet`);
 
 /**
+ * The cached totals and whether they can be extended: usable when every snapshot they cover is
+ * still published with the same manifest; `todo` are the snapshots whose tables must be read.
+ */
+async function cachedState(dir: string, catalogue: readonly CatalogueEntry[]) {
+  const old = await readKey(dir);
+  const published = new Map(catalogue.map((e) => [e.name, e.manifestSha256]));
+  const usable = old?.covers.every(([name, sha]) => published.get(name) === sha) ?? false;
+  const covered = new Set(usable ? old?.covers.map(([name]) => name) : []);
+  return { old, usable, todo: catalogue.filter((e) => !covered.has(e.name)).map((e) => e.name) };
+}
+
+/** The snapshots whose documents and changes tables the next build over `catalogue` reads (loadHistoryState). */
+export async function historyReads(
+  catalogue: readonly CatalogueEntry[],
+  cacheDir: string,
+): Promise<string[]> {
+  return (await cachedState(join(cacheDir, 'history'), catalogue)).todo;
+}
+
+/**
  * Creates the history tables (h_documents, h_pld_documents, h_pld_first) in `connection` as the
  * totals over every snapshot of `catalogue`. The totals are kept in `cacheDir/history` with the
  * list of snapshots they cover: when every covered snapshot is still published with the same
@@ -95,10 +115,7 @@ export async function loadHistoryState(
   cacheDir: string,
 ): Promise<void> {
   const dir = join(cacheDir, 'history');
-  const old = await readKey(dir);
-  const published = new Map(catalogue.map((e) => [e.name, e.manifestSha256]));
-  const usable = old?.covers.every(([name, sha]) => published.get(name) === sha) ?? false;
-  const covered = new Set(usable ? old?.covers.map(([name]) => name) : []);
+  const { old, usable, todo } = await cachedState(dir, catalogue);
   for (const [table, columns] of Object.entries(TABLES) as [StateTable, string][]) {
     await connection.run(`CREATE OR REPLACE TEMP TABLE ${table} (${columns})`);
     if (usable && old)
@@ -106,7 +123,6 @@ export async function loadHistoryState(
         `INSERT INTO ${table} SELECT * FROM read_parquet(${sqlString(stateFile(dir, table, old.id))})`,
       );
   }
-  const todo = catalogue.filter((e) => !covered.has(e.name)).map((e) => e.name);
   for (let i = 0; i < todo.length; i += FOLD) {
     const sql = foldSql(root, todo.slice(i, i + FOLD));
     for (const table of Object.keys(TABLES) as StateTable[])
