@@ -138,6 +138,8 @@ export function evaluateCommand(): Command {
           'a positive --min not above --max (6mo is six months)',
           `${o.min} / ${o.max}`,
         );
+      if (!CHALLENGERS.includes(o.challenger))
+        throw invalidInput('--challenger', CHALLENGERS.join(', '), o.challenger);
       const strategies = list(o.strategies).map(strategyByName);
       if (strategies.length === 0)
         throw invalidInput('--strategies', 'at least one strategy name', o.strategies);
@@ -149,8 +151,6 @@ export function evaluateCommand(): Command {
       const evaluation = evaluate(docs, strategies, settings, createProgress('evaluate', systemClock));
       process.stdout.write(`${docs.length} documents\n\n${resultsTable(evaluation)}\n`);
       const published = PUBLISHED_STRATEGIES.filter((p) => strategies.some((s) => s.name === p));
-      if (!CHALLENGERS.includes(o.challenger))
-        throw invalidInput('--challenger', CHALLENGERS.join(', '), o.challenger);
       const compare = (name: string) =>
         compareAtEqualDownloads(
           docs,
