@@ -378,7 +378,7 @@ test('only the console loads JavaScript; without it, the page says what it needs
   const note = (await plain.textContent('main')) ?? '';
   assert.match(note, /needs JavaScript/);
   assert.equal(await plain.isVisible('#sql-console'), false);
-  for (const href of [`${BASE_PATH}downloads/`, `${BASE_PATH}data/#queries`])
+  for (const href of [`${BASE_PATH}downloads/`, `${BASE_PATH}data/#queries`, `${BASE_PATH}data/#in-place`])
     assert.equal((await plain.locator(`main a[href="${href}"]`).count()) > 0, true, href);
   await plain.close();
 });
