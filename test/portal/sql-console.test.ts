@@ -26,6 +26,7 @@ import { openBrowser, type TestBrowser } from './browser.ts';
 const DOCS = 2000;
 const STATEMENTS = [4, 320];
 const BASE_PATH = '/observatory/';
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 let work: string;
 let root: string;
 let site: string;
@@ -43,14 +44,26 @@ function documents(w: number): CrawledDocument[] {
   return Array.from({ length: DOCS }, (_, d) => {
     const url = `http://pld${d % 40}.example/doc/${String(d).padStart(5, '0')}`;
     const version = d % 5 === 0 ? w : 0;
-    const statements: Statement[] = Array.from({ length: STATEMENTS[w] }, (_, k) => ({
-      subject: url,
-      predicate: `http://example.org/vocab/p${k % 12}`,
-      object: createHash('sha256').update(`${url} ${k} ${w}`).digest('hex').slice(0, 24),
-      objectKind: 'literal',
-      datatype: 'http://www.w3.org/2001/XMLSchema#string',
-      lang: null,
-    }));
+    // the document declares a class for itself (vocabulary-dynamics.sql), then 12 predicates of literals
+    const statements: Statement[] = Array.from({ length: STATEMENTS[w] }, (_, k) =>
+      k === 0
+        ? {
+            subject: url,
+            predicate: RDF_TYPE,
+            object: `http://example.org/vocab/C${d % 3}`,
+            objectKind: 'iri',
+            datatype: null,
+            lang: null,
+          }
+        : {
+            subject: url,
+            predicate: `http://example.org/vocab/p${k % 12}`,
+            object: createHash('sha256').update(`${url} ${k} ${w}`).digest('hex').slice(0, 24),
+            objectKind: 'literal',
+            datatype: 'http://www.w3.org/2001/XMLSchema#string',
+            lang: null,
+          },
+    );
     const graphHash = createHash('sha256').update(`${url} ${version}`).digest('hex');
     return { record: record(url, at + d, { statements: STATEMENTS[w], graphHash }), statements };
   });
@@ -197,10 +210,11 @@ async function onDisk(file: string): Promise<{ header: string[]; rows: string[][
 }
 
 /**
- * DuckDB-WASM's HTTP reads (lib/src/io/readahead_buffer.h of duckdb-wasm): a read that continues the
- * previous one grows by READAHEAD_ACCELERATION from READAHEAD_BASE (16 KiB, x4, up to 16 MiB), so a
- * run of S bytes costs at most 4 S + 16 KiB; and it reads one base block at the start of each row
- * group of a file, even of one its statistics then skip (measured).
+ * DuckDB-WASM's HTTP reads (lib/src/io/readahead_buffer.h of duckdb-wasm): in blocks of
+ * READAHEAD_BASE (16 KiB) aligned to the file, and a read that continues the previous one grows by
+ * READAHEAD_ACCELERATION (x4, up to 16 MiB); so a run of S bytes, starting anywhere, costs at most
+ * 4 (S + 16 KiB) + 16 KiB. It also reads one block at the start of each row group of a file, even
+ * of one its statistics then skip (measured).
  */
 const READAHEAD_BASE = 16 * 1024;
 const READAHEAD_ACCELERATION = 4;
@@ -252,10 +266,12 @@ test('a selective query reads a small part of the Parquet file it queries', asyn
   const sql = `SELECT predicate, count(*) AS quads FROM read_parquet('${proxy.url}${newest}/quads.parquet')
 WHERE graph = '${graph}' GROUP BY predicate ORDER BY predicate`;
   const kept = await layout(file, graph, ['graph', 'predicate']);
+  // the footer (one run), a block per row group, and each kept column chunk as a run of its own
+  const run = (bytes: number) => READAHEAD_ACCELERATION * (bytes + READAHEAD_BASE) + READAHEAD_BASE;
   const allowed =
-    footer +
+    run(footer) +
     kept.groups * READAHEAD_BASE +
-    READAHEAD_ACCELERATION * kept.bytes +
+    READAHEAD_ACCELERATION * (kept.bytes + kept.chunks * READAHEAD_BASE) +
     kept.chunks * READAHEAD_BASE;
   assert.ok(kept.groups >= 5, `${kept.groups} row groups`);
   assert.ok(
@@ -271,7 +287,7 @@ WHERE graph = '${graph}' GROUP BY predicate ORDER BY predicate`;
     r.map(String),
   );
   db.close();
-  assert.equal(expected.length, 12, 'the graph uses 12 predicates');
+  assert.equal(expected.length, 13, 'the graph uses rdf:type and 12 other predicates');
   assert.deepEqual(selective.outcome.rows, expected);
   // the same graph, every column: the whole row group(s), for comparison
   const everything = await served(`${newest}/quads.parquet`, () =>
@@ -325,9 +341,21 @@ test('every example query runs from its button and shows a table of its columns 
     assert.equal(shown.error, null, `${file}: ${shown.error}`);
     const expected = await onDisk(file);
     assert.deepEqual(shown.header, expected.header, file);
-    assert.equal(shown.rows.length, Math.min(expected.rows.length, 1000), file);
+    // every query has rows to compare but the redirect chains (no document here is redirected)
+    assert.equal(expected.rows.length > 0, file !== 'redirect-chains.sql', file);
+    // the first 1,000 rows are shown; instants compared as instants (the console writes ISO 8601)
+    const instants = (rows: string[][]) => rows.map((r) => r.map(instant));
+    assert.deepEqual(instants(shown.rows), instants(expected.rows.slice(0, 1000)), file);
   }
 });
+
+/** A timestamp as text, in either engine's form, as ISO 8601 in UTC; any other text as it is. */
+function instant(cell: string): string {
+  const time = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d(?:\.\d+)?)(Z|[+-]\d\d(?::?\d\d)?)$/.exec(cell);
+  if (!time) return cell;
+  const zone = time[3] === 'Z' ? 'Z' : time[3].length === 3 ? `${time[3]}:00` : time[3];
+  return new Date(`${time[1]}T${time[2]}${zone}`).toISOString();
+}
 
 test('values are shown as DuckDB gives them: decimals, huge integers, booleans, NULL, quotes', async () => {
   const sql = `SELECT -12.345::DECIMAL(10,3) AS d, 0.05::DECIMAL(4,2) AS small,
