@@ -6,7 +6,8 @@ import { ObservatoryError } from '../core/index.ts';
 import { CATALOGUE_FILE, TABLES_DIR } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
 import { duckdbBundleFiles } from './duckdb-wasm-bundle.ts';
-import { type FetchedInputs, fetchPortalInputs } from './fetch-snapshots.ts';
+import { type FetchedInputs, fetchPortalInputs, PORTAL_STATE_DIR } from './fetch-snapshots.ts';
+import { HISTORY_DIR, historyFiles } from './history-state.ts';
 import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR, downloadSiteFiles, tableViewFiles } from './link-downloads.ts';
 import { planSnapshotPages, siteVersion } from './page-cache.ts';
@@ -112,7 +113,12 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   const out = resolve(options.out);
   const o = statsOptions({ ...options, dataDir: options.dataDir ?? DEFAULT_DATA_DIR });
   const fetched = o.snapshotsUrl
-    ? await fetchPortalInputs({ snapshotsUrl: o.snapshotsUrl, root: o.root, cacheDir: o.cacheDir })
+    ? await fetchPortalInputs({
+        snapshotsUrl: o.snapshotsUrl,
+        root: o.root,
+        cacheDir: o.cacheDir,
+        stateUrl: `${o.baseUrl}${PORTAL_STATE_DIR}/`,
+      })
     : null;
   const t0 = performance.now();
   const data = await computePortalData(o);
@@ -151,6 +157,15 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
         .join(''),
     });
   files.set(join(DOWNLOADS_DIR, LATEST_FILE), await dataFile(LATEST_FILE));
+  // the history totals, so that a build without its cache takes them from the published site
+  for (const name of await historyFiles(o.cacheDir)) {
+    const from = join(o.cacheDir, HISTORY_DIR, name);
+    files.set(join(PORTAL_STATE_DIR, HISTORY_DIR, name), {
+      from,
+      identity: await fileIdentity(from),
+      copy: true,
+    });
+  }
   // the SQL console's DuckDB-WASM worker and module, from node_modules (never a CDN)
   for (const [path, f] of duckdbBundleFiles()) files.set(path, f);
   if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) {

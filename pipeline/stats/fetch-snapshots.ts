@@ -20,7 +20,7 @@ import {
   type TableName,
   writeFileAtomic,
 } from '../snapshot/index.ts';
-import { historyReads } from './history-state.ts';
+import { HISTORY_DIR, historyFilesOf, historyReads } from './history-state.ts';
 import { inParallel } from './in-parallel.ts';
 import { latestWeekly } from './latest-alias.ts';
 import { cachedDigest } from './snapshot-digest.ts';
@@ -91,6 +91,42 @@ async function download(url: string, path: string, sha256: string | null): Promi
   return bytes;
 }
 
+/** The folder of the site where a build publishes its state for the next build without a cache. */
+export const PORTAL_STATE_DIR = 'portal-state';
+
+/**
+ * The history totals the portal at `url` published (its state.json and the files it names) into
+ * `dir`, when the build has none of its own: a build without its cache (a CI run whose cache was
+ * evicted) then reads only the snapshots published since, not every snapshot's tables. Nothing
+ * fetched when the site has none (a first build) or answers otherwise; the totals are checked
+ * against the catalogue before use (loadHistoryState), like cached ones.
+ */
+async function fetchHistoryState(url: string, dir: string): Promise<FetchedInputs> {
+  let key: string;
+  try {
+    const response = await fetch(`${url}state.json`);
+    if (!response.ok) {
+      await response.body?.cancel();
+      return { files: 0, bytes: 0 };
+    }
+    key = await response.text();
+  } catch {
+    return { files: 0, bytes: 0 }; // no published portal to take them from
+  }
+  const names = historyFilesOf(key);
+  if (!names) return { files: 0, bytes: 0 };
+  await mkdir(dir, { recursive: true });
+  let bytes = Buffer.byteLength(key);
+  try {
+    // the tables first, the key last: a key names only files that are there
+    for (const name of names.slice(1)) bytes += await download(`${url}${name}`, join(dir, name), null);
+  } catch {
+    return { files: 0, bytes }; // a half-published state: built from the tables instead
+  }
+  await writeFileAtomic(join(dir, names[0]), key);
+  return { files: names.length, bytes };
+}
+
 /** The SHA-256 a SHA256SUMS file gives manifest.json; null when there is no such file or line. */
 async function checksumOfManifest(path: string): Promise<string | null> {
   try {
@@ -118,6 +154,8 @@ export async function fetchPortalInputs(o: {
   readonly snapshotsUrl: string;
   readonly root: string;
   readonly cacheDir: string;
+  /** Where the portal publishes its own state (`<base-url>portal-state/`). */
+  readonly stateUrl: string;
 }): Promise<FetchedInputs> {
   const indexUrl = `${o.snapshotsUrl}${CATALOGUE_FILE}`;
   const indexText = await (await get(indexUrl)).text();
@@ -158,7 +196,14 @@ export async function fetchPortalInputs(o: {
     if (!digest || !(await publishedDigest(join(o.root, entry.name), manifests[i])))
       for (const table of DIGEST_TABLES) wanted.get(entry)?.add(table);
   });
-  const folded = new Set(await historyReads(catalogue, o.cacheDir));
+  let reads = await historyReads(catalogue, o.cacheDir);
+  if (reads.length === catalogue.length && catalogue.length > 0) {
+    const state = await fetchHistoryState(`${o.stateUrl}${HISTORY_DIR}/`, join(o.cacheDir, HISTORY_DIR));
+    files += state.files;
+    bytes += state.bytes;
+    reads = await historyReads(catalogue, o.cacheDir);
+  }
+  const folded = new Set(reads);
   for (const entry of catalogue)
     if (folded.has(entry.name)) for (const table of HISTORY_TABLES) wanted.get(entry)?.add(table);
   if (catalogue.length > 0) wanted.get(latestWeekly(catalogue))?.add('documents');

@@ -86,7 +86,7 @@ function foldSql(root: string, names: readonly string[]): Record<StateTable, str
 
 async function readKey(dir: string): Promise<StateKey | null> {
   try {
-    const key = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as StateKey;
+    const key = JSON.parse(await readFile(join(dir, KEY_FILE), 'utf8')) as StateKey;
     return key.version === STATE_VERSION ? key : null;
   } catch {
     return null; // no state yet (or unreadable): start from nothing
@@ -94,6 +94,37 @@ async function readKey(dir: string): Promise<StateKey | null> {
 }
 
 const stateFile = (dir: string, table: StateTable, id: string) => join(dir, `${table}-${id}.parquet`);
+
+/** The folder of `cacheDir` holding the totals; the portal also publishes it (build-portal.ts). */
+export const HISTORY_DIR = 'history';
+const KEY_FILE = 'state.json';
+
+/** The files of a key's totals, key first, as names inside the history folder. */
+function keyFiles(key: StateKey): string[] {
+  return [KEY_FILE, ...(Object.keys(TABLES) as StateTable[]).map((t) => `${t}-${key.id}.parquet`)];
+}
+
+/** The files of the cached totals in `cacheDir` (names inside its history folder), none when there are none. */
+export async function historyFiles(cacheDir: string): Promise<string[]> {
+  const key = await readKey(join(cacheDir, HISTORY_DIR));
+  return key ? keyFiles(key) : [];
+}
+
+/**
+ * The files a state.json's text names (itself first), or null when it is not a key of this
+ * version: for totals fetched from a published portal into an empty cache, which the next
+ * loadHistoryState then checks against the catalogue like any cached totals.
+ */
+export function historyFilesOf(keyText: string): string[] | null {
+  try {
+    const key = JSON.parse(keyText) as StateKey;
+    return key.version === STATE_VERSION && /^[0-9a-f]{16}$/.test(key.id) && Array.isArray(key.covers)
+      ? keyFiles(key)
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The cached totals and whether they can be extended: usable when every snapshot they cover is
@@ -112,7 +143,7 @@ export async function historyReads(
   catalogue: readonly CatalogueEntry[],
   cacheDir: string,
 ): Promise<string[]> {
-  return (await cachedState(join(cacheDir, 'history'), catalogue)).todo;
+  return (await cachedState(join(cacheDir, HISTORY_DIR), catalogue)).todo;
 }
 
 /**
@@ -128,7 +159,7 @@ export async function loadHistoryState(
   catalogue: readonly CatalogueEntry[],
   cacheDir: string,
 ): Promise<void> {
-  const dir = join(cacheDir, 'history');
+  const dir = join(cacheDir, HISTORY_DIR);
   const { old, usable, todo } = await cachedState(dir, catalogue);
   for (const [table, columns] of Object.entries(TABLES) as [StateTable, string][]) {
     await connection.run(`CREATE OR REPLACE TEMP TABLE ${table} (${columns})`);
@@ -154,8 +185,8 @@ export async function loadHistoryState(
       `COPY (FROM ${table} ORDER BY ${KEYS[table]}) TO ${sqlString(stateFile(dir, table, id))} (FORMAT parquet)`,
     );
   // the key names the files only once they are all written; then the old files go
-  await writeFile(join(dir, 'state.json.tmp'), JSON.stringify({ version: STATE_VERSION, covers, id }));
-  await rename(join(dir, 'state.json.tmp'), join(dir, 'state.json'));
+  await writeFile(join(dir, `${KEY_FILE}.tmp`), JSON.stringify({ version: STATE_VERSION, covers, id }));
+  await rename(join(dir, `${KEY_FILE}.tmp`), join(dir, KEY_FILE));
   if (old && old.id !== id)
     for (const table of Object.keys(TABLES) as StateTable[])
       await rm(stateFile(dir, table, old.id), { force: true });

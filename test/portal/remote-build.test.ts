@@ -14,6 +14,8 @@ import { buildPortal, type PortalServer, servePortal } from '../../pipeline/stat
 import { publishWeek, source, WEEK1, WEEK2, week1, week2 } from '../snapshot/sample-crawl.ts';
 
 const WEEK3 = WEEK2 + 7 * 86_400_000;
+/** The sample crawl's first or second week's documents, as a publish source. */
+const sampleWeek = (n: 1 | 2) => source(n === 1 ? week1() : week2());
 const BASE_URL = 'http://127.0.0.1:8080/';
 let work: string;
 let published: string;
@@ -109,6 +111,57 @@ test('built from the published folder over HTTP: the site of a build on disk, fr
     downloadsUrl: server.url,
   });
   assert.deepEqual(await tree(remote), await tree(local));
+});
+
+test('a build without its cache takes the history totals from the published site, and reads only the new week', async () => {
+  const origin = join(work, 'published-state');
+  await publishWeek(origin, WEEK1, sampleWeek(1));
+  await publishWeek(origin, WEEK2, sampleWeek(2));
+  const downloads = await servePortal({ dir: origin });
+  const site = join(work, 'site-state');
+  const siteServer = await servePortal({ dir: site }); // listen first: the site's base URL is its address
+  try {
+    const build = (n: string, root: string) =>
+      buildPortal({
+        root,
+        out: join(work, `site-state-${n}`),
+        dataDir: join(work, `data-state-${n}`),
+        baseUrl: siteServer.url,
+        snapshotsUrl: downloads.url,
+      });
+    await buildPortal({
+      root: join(work, 'remote-state-first'),
+      out: site,
+      dataDir: join(work, 'data-state-first'),
+      baseUrl: siteServer.url,
+      snapshotsUrl: downloads.url,
+    });
+    assert.ok((await readdir(join(site, 'portal-state', 'history'))).includes('state.json'));
+    await publishWeek(origin, WEEK3, sampleWeek(1));
+    const remoteRoot = join(work, 'remote-state');
+    const built = await build('remote', remoteRoot);
+    const fetched = await fetchedFiles(remoteRoot);
+    const small = ['SHA256SUMS', 'digest.json', 'manifest.json'];
+    assert.deepEqual(fetched, {
+      '2026-11-16': small,
+      '2026-11-23': small,
+      '2026-11-30': ['SHA256SUMS', 'changes.parquet', 'digest.json', 'documents.parquet', 'manifest.json'],
+    });
+    // index.json, three folders' small files, the new week's two tables and the five files of the totals
+    assert.equal(built.fetched?.files, 1 + 3 * 3 + 2 + 5);
+    // the same site as a build that read every table of every week
+    await buildPortal({
+      root: origin,
+      out: join(work, 'site-state-local'),
+      dataDir: join(work, 'data-state-local'),
+      baseUrl: siteServer.url,
+      downloadsUrl: downloads.url,
+    });
+    assert.deepEqual(await tree(join(work, 'site-state-remote')), await tree(join(work, 'site-state-local')));
+  } finally {
+    await siteServer.close();
+    await downloads.close();
+  }
 });
 
 test('a file that does not match its manifest is refused and nothing is built from it', async () => {
