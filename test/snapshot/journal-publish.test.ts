@@ -152,9 +152,9 @@ test('a line DuckDB reads whole but without statements, or with misshapen ones, 
     const { logger, seen } = warnings();
     const { folder, messages } = await publishLogged(() => readJournalDocuments(dir, { logger }));
     assert.ok(messages.includes('DuckDB cannot read every journal line: reading it line by line'));
-    const urls = (
-      await readRows(`SELECT url FROM read_parquet('${join(folder, 'documents.parquet')}')`)
-    ).map((r) => r[0]);
+    const urls = (await readRows(`SELECT url FROM read_parquet('${join(folder, 'documents.parquet')}')`)).map(
+      (r) => r[0],
+    );
     assert.equal(urls.length, docs.length - 1);
     assert.ok(!urls.includes(doc.record.url) && JSON.stringify(seen).includes(doc.record.url));
   }
