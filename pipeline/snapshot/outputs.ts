@@ -13,7 +13,7 @@ import { exportNquads } from './nquads-export.ts';
 import { countGraphStatements, type ExportedSnapshot, exportTable } from './parquet-export.ts';
 import { NQUADS_FILE, parquetFileName, type SchemaVersion, type TableName, tableColumns } from './schema.ts';
 import { digestOutput } from './snapshot-digest.ts';
-import { warcOutput } from './warc-output.ts';
+import { type CdxjDraft, warcOutput } from './warc-output.ts';
 
 /** What an output is written from: the staged crawl in DuckDB and the folder being built. */
 export interface WriteContext {
@@ -25,6 +25,8 @@ export interface WriteContext {
   readonly snapshot: ExportedSnapshot;
   /** The folder of the crawl's WARC files; null when it kept no archive. */
   readonly archive: string | null;
+  /** The unsorted CDXJ lines of those files (draftCdxj); null without an archive. */
+  readonly cdxjDraft: Promise<CdxjDraft | null>;
   /** The files the outputs before this one wrote, by name. */
   readonly written: ReadonlyMap<string, WrittenFile>;
 }

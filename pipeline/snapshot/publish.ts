@@ -34,6 +34,7 @@ import { isSnapshotName, snapshotKindOf } from './snapshot-name.ts';
 import { computeStats } from './snapshot-stats.ts';
 import { stageCrawl, stageSchedule } from './staging.ts';
 import { linkSnapshotTables } from './table-links.ts';
+import { type CdxjDraft, draftCdxj } from './warc-output.ts';
 
 /** The folder, under a snapshot root, where crawls in progress and publishes being built live. */
 export const INCOMPLETE_DIR = '.incomplete';
@@ -245,11 +246,14 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
   const open = () =>
     openDuckDb({ path: database, tempDirectory: `${database}.tmp`, preserveInsertionOrder: false });
   let session: DuckDbSession | null = null;
+  let cdxjDraft: Promise<CdxjDraft | null> | null = null;
   let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;
     session?.close();
+    // the draft writes into the scratch folder until it settles
+    await cdxjDraft?.catch(() => {});
     await cleanUp();
     // the crawler's journal may share this folder; remove it only when nothing else is left
     await rmdir(dir).catch(() => {});
@@ -259,6 +263,11 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
     await cleanUp();
     await mkdir(work);
     await mkdir(scratch.outputs);
+    // indexed in JS while DuckDB stages the crawl on its own threads (see draftCdxj)
+    const draft = draftCdxj(options.archive ?? null, scratch.outputs);
+    // awaited by the archive output, or by close; a failure is thrown there
+    draft.catch(() => {});
+    cdxjDraft = draft;
     session = await open();
     const phase = phaseTimer(log, options.name, options.progress);
     // the sixth element held a schedule given as input before schedules were derived at commit;
@@ -333,6 +342,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
           scratch: scratch.outputs,
           snapshot,
           archive: options.archive ?? null,
+          cdxjDraft: draft,
           written,
         };
         for (const file of await output.write(context)) {

@@ -77,25 +77,19 @@ async function stageJournal(
   await connection.run(`SET threads = ${readerThreads(threads, objectSize)}`);
   await connection.run('BEGIN TRANSACTION');
   try {
-    await connection.run(`CREATE TABLE journal_documents AS SELECT depth, record, len(statements) AS handed
-      FROM ${read(`t: 'VARCHAR', depth: 'DOUBLE', record: ${sqlString(RECORD_TYPE)}, statements: 'JSON[]'`)}
-      WHERE t = 'doc'`);
+    // the statements are read once, below: materialising them here too (to check each line has
+    // them) took a third of the reading time and +160 MiB
+    await connection.run(`CREATE TABLE journal_documents AS SELECT depth, record
+      FROM ${read(`t: 'VARCHAR', depth: 'DOUBLE', record: ${sqlString(RECORD_TYPE)}`)} WHERE t = 'doc'`);
     const [[lines, unreadable]] = await queryRows(
       connection,
-      `SELECT count(*), count(*) FILTER (depth IS NULL OR record.url IS NULL OR handed IS NULL)
-        FROM journal_documents`,
+      `SELECT count(*), count(*) FILTER (depth IS NULL OR record.url IS NULL) FROM journal_documents`,
     );
     if (Number(lines) !== scan.docLines || Number(unreadable) > 0) {
       if (trusted) throw new Error(`DuckDB read ${lines} documents of ${scan.docLines} in ${file}`);
       await connection.run('ROLLBACK');
       return false;
     }
-    await refuse(
-      connection,
-      `SELECT record.url FROM journal_documents WHERE record."downloadedBy" IS NOT NULL AND handed > 0
-        ORDER BY 1 LIMIT 1`,
-      (url) => `${url} brings statements although another fetch downloaded its final URL`,
-    );
     await connection.run(`INSERT INTO stage_documents SELECT r.url, r."finalUrl", coalesce(r."downloadedBy", r.url),
         r.pld, r.segment, r.round, ${int64('r."fetchedAt"')}, ${int64('r."durationMs"')}, r.status, r.error,
         r."errorMessage", r."contentType", r.format, ${int64('r.bytes')}, ${int64('r.statements')},
@@ -109,21 +103,46 @@ async function stageJournal(
     await connection.run('DROP TABLE journal_documents');
     // a graph is a set: a triple repeated in a document is one row. Every graph is one document's
     // (shareDownloads refuses a final URL downloaded twice), so merging per line is merging per
-    // graph, without a DISTINCT over every quad of the crawl
+    // graph, without a DISTINCT over every quad of the crawl. A line without statements is damage
+    // (an Invalid Input Error, like the reader's own); one that brings statements for a final URL
+    // another fetch downloaded stops the read, and is named below
     await connection.run(`INSERT INTO stage_quads SELECT graph, s[1], s[2], s[3],
         CASE s[4] WHEN 'i' THEN 'iri' WHEN 'b' THEN 'bnode' WHEN 'l' THEN 'literal' END, s[5], s[6]
-      FROM (SELECT record."finalUrl" AS graph, unnest(list_distinct(statements)) AS s
-        FROM ${read(`t: 'VARCHAR', record: 'STRUCT("finalUrl" VARCHAR)', statements: 'VARCHAR[][]'`)}
+      FROM (SELECT record."finalUrl" AS graph, unnest(CASE
+          WHEN statements IS NULL THEN error('a document line without statements')
+          WHEN record."downloadedBy" IS NOT NULL AND len(statements) > 0 THEN error(${sqlString(SHARED_DOWNLOAD)})
+          ELSE list_distinct(statements) END) AS s
+        FROM ${read(`t: 'VARCHAR', record: 'STRUCT("finalUrl" VARCHAR, "downloadedBy" VARCHAR)', statements: 'VARCHAR[][]'`)}
         WHERE t = 'doc')`);
     await connection.run('COMMIT');
     return true;
   } catch (error) {
     await connection.run('ROLLBACK');
+    if ((error as Error).message.includes(SHARED_DOWNLOAD)) await refuseSharedDownload(connection, read);
     if (trusted || !isDamage(error)) throw error;
     return false;
   } finally {
     await connection.run(`SET threads = ${threads}`);
   }
+}
+
+/** What the statement read raises on a line refuseSharedDownload names. */
+const SHARED_DOWNLOAD = 'statements of a final URL another fetch downloaded';
+
+/**
+ * Names the first (by URL) line that brings statements although another fetch downloaded its final
+ * URL: a second read of the journal, made only when the statement read found such a line.
+ */
+async function refuseSharedDownload(
+  connection: DuckDBConnection,
+  read: (columns: string) => string,
+): Promise<void> {
+  await refuse(
+    connection,
+    `SELECT record.url FROM ${read(`t: 'VARCHAR', record: 'STRUCT(url VARCHAR, "downloadedBy" VARCHAR)', statements: 'JSON[]'`)}
+      WHERE t = 'doc' AND record."downloadedBy" IS NOT NULL AND len(statements) > 0 ORDER BY 1 LIMIT 1`,
+    (url) => `${url} brings statements although another fetch downloaded its final URL`,
+  );
 }
 
 /** A failure of DuckDB's JSON reader on a line it cannot take, not one of memory or storage. */

@@ -135,6 +135,31 @@ test('damaged lines, raw U+2028 (older journals) and a torn end: the readable do
   assert.equal(again.alreadyPublished, true);
 });
 
+test('a line DuckDB reads whole but without statements, or with misshapen ones, is damage: the rest publishes', async () => {
+  const docs = week1();
+  const damage: ReadonlyArray<[CrawledDocument, (line: string) => string]> = [
+    [docs[0], (line) => line.replace(/,"statements":\[.*\]\}$/, '}')],
+    [docs[2], (line) => line.replace(/"statements":\[.*\]\}$/, '"statements":[1,2]}')],
+  ];
+  for (const [doc, damaged] of damage) {
+    const dir = await journalOf(docs);
+    const file = join(dir, JOURNAL_FILE);
+    // the line still starts and ends like the crawler's, so DuckDB reads the journal first
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const index = lines.findIndex((l) => l.includes(`"url":"${doc.record.url}"`));
+    lines[index] = damaged(lines[index]);
+    writeFileSync(file, lines.join('\n'));
+    const { logger, seen } = warnings();
+    const { folder, messages } = await publishLogged(() => readJournalDocuments(dir, { logger }));
+    assert.ok(messages.includes('DuckDB cannot read every journal line: reading it line by line'));
+    const urls = (await readRows(`SELECT url FROM read_parquet('${join(folder, 'documents.parquet')}')`)).map(
+      (r) => r[0],
+    );
+    assert.equal(urls.length, docs.length - 1);
+    assert.ok(!urls.includes(doc.record.url) && JSON.stringify(seen).includes(doc.record.url));
+  }
+});
+
 test('the fingerprint covers every document, in any order', async () => {
   const docs = week1();
   const root = await tempDir('fingerprint');
