@@ -263,11 +263,6 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
     await cleanUp();
     await mkdir(work);
     await mkdir(scratch.outputs);
-    // indexed in JS while DuckDB stages the crawl on its own threads (see draftCdxj)
-    const draft = draftCdxj(options.archive ?? null, scratch.outputs);
-    // awaited by the archive output, or by close; a failure is thrown there
-    draft.catch(() => {});
-    cdxjDraft = draft;
     session = await open();
     const phase = phaseTimer(log, options.name, options.progress);
     // the sixth element held a schedule given as input before schedules were derived at commit;
@@ -287,6 +282,12 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
     session.close();
     session = await open();
     phase('staging');
+    // indexed in JS while DuckDB detects changes and sorts the quads on its own threads (see
+    // draftCdxj); started after staging, whose peak is the publish's, so that it adds nothing to it
+    const draft = draftCdxj(options.archive ?? null, scratch.outputs);
+    // awaited by the archive output, or by close; a failure is thrown there
+    draft.catch(() => {});
+    cdxjDraft = draft;
     log.info({ snapshot: options.name, documents: staged.documents }, 'crawl staged for publishing');
     if (staged.orphaned > 0) {
       log.warn(

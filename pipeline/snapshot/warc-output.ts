@@ -24,7 +24,7 @@ const DRAFT_HEAP_MB = 48;
 /**
  * Writes the CDXJ lines of the archive's WARC files to a scratch file; null without an archive.
  * The indexer inflates every record in JavaScript (20-26 s for the 127 MB archive of a
- * 50,000-document week), so a publish starts it before staging, on a thread of its own whose heap
+ * 50,000-document week), so a publish starts it once staging is done, on a thread of its own whose heap
  * is capped (measured: +90 MiB instead of +190 on the main heap), and the archive output only
  * sorts what it wrote. A record too large for that heap (the indexer holds one whole) is indexed
  * again on the main thread. The WARC files are complete once the crawl has ended.
@@ -84,7 +84,7 @@ async function checkPointer(folder: string, row: unknown[]): Promise<void> {
 
 /**
  * The crawl's WARC files (docs/archive.md), linked into the folder as the crawl wrote them, and
- * their CDXJ index (drafted by draftCdxj while the crawl was staged). Absent when the crawl kept no archive. `verify` opens the record every
+ * their CDXJ index (drafted by draftCdxj while the quads were sorted). Absent when the crawl kept no archive. `verify` opens the record every
  * documents.parquet pointer names.
  */
 export const warcOutput: SnapshotOutput = {
