@@ -1,11 +1,20 @@
 -- Change frequency per document: of the observations that could be compared with the previous
--- one (changed is not null), the share whose content changed.
+-- one (changed is not null), the share whose content changed; and per unit of time, the changes
+-- seen per week of observed time (the gaps, from the previous observation's fetch to this one's,
+-- of the compared observations). A comparison sees at most one change however many happened in its
+-- gap, so both figures underestimate documents that change often; the portal's Dynamics page
+-- corrects for that with Cho and Garcia-Molina's estimator for irregular gaps (docs/portal.md).
 SELECT
-  url,
+  c.url,
   count(*) AS observations,
-  count(changed) AS comparisons,
-  count(*) FILTER (changed) AS changes,
-  round(count(*) FILTER (changed) / nullif(count(changed), 0), 3) AS change_rate
-FROM read_parquet('snapshots/*/changes.parquet')
-GROUP BY url
-ORDER BY change_rate DESC NULLS LAST, url;
+  count(c.changed) AS comparisons,
+  count(*) FILTER (c.changed) AS changes,
+  round(count(*) FILTER (c.changed) / nullif(count(c.changed), 0), 3) AS change_rate,
+  round(sum(date_diff('second', c.previous_fetched_at, d.fetched_at)) FILTER (c.changed IS NOT NULL) / 86400, 1) AS observed_days,
+  round(count(*) FILTER (c.changed)
+    / nullif(sum(date_diff('second', c.previous_fetched_at, d.fetched_at)) FILTER (c.changed IS NOT NULL) / 604800, 0), 3)
+    AS changes_per_week_seen
+FROM read_parquet('snapshots/*/changes.parquet') AS c
+JOIN read_parquet('snapshots/*/documents.parquet') AS d USING (snapshot, url)
+GROUP BY c.url
+ORDER BY change_rate DESC NULLS LAST, c.url;

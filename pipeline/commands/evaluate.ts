@@ -15,6 +15,7 @@ import {
   loadHistories,
   PUBLISHED_STRATEGIES,
   resultsTable,
+  SCALED_FAMILIES,
   STRATEGIES,
   SYNTHETIC_KINDS,
   type SyntheticKind,
@@ -39,7 +40,11 @@ interface EvaluateCliOptions {
   initial: string;
   out?: string;
   compare: boolean;
+  challenger: string;
 }
+
+/** The families `--challenger` accepts: every scaled one but the oracle, which is always shown as the bound. */
+const CHALLENGERS = Object.keys(SCALED_FAMILIES).filter((name) => name !== 'gold');
 
 function list(text: string): string[] {
   return text
@@ -115,7 +120,12 @@ export function evaluateCommand(): Command {
     .option('--out <dir>', 'write results.csv, monthly.csv, results.json, monthly.svg, tradeoff.svg there')
     .option(
       '--no-compare',
-      `skip comparing the published strategies with ${defaultStrategy} at equal downloads`,
+      'skip comparing the published strategies with the challenger (and the oracle) at equal downloads',
+    )
+    .option(
+      '--challenger <name>',
+      `strategy compared at equal downloads (${CHALLENGERS.join(', ')})`,
+      defaultStrategy,
     )
     .action(async (o: EvaluateCliOptions) => {
       const span = parseDuration(o.span, '--span', 'd');
@@ -128,6 +138,8 @@ export function evaluateCommand(): Command {
           'a positive --min not above --max (6mo is six months)',
           `${o.min} / ${o.max}`,
         );
+      if (!CHALLENGERS.includes(o.challenger))
+        throw invalidInput('--challenger', CHALLENGERS.join(', '), o.challenger);
       const strategies = list(o.strategies).map(strategyByName);
       if (strategies.length === 0)
         throw invalidInput('--strategies', 'at least one strategy name', o.strategies);
@@ -139,18 +151,26 @@ export function evaluateCommand(): Command {
       const evaluation = evaluate(docs, strategies, settings, createProgress('evaluate', systemClock));
       process.stdout.write(`${docs.length} documents\n\n${resultsTable(evaluation)}\n`);
       const published = PUBLISHED_STRATEGIES.filter((p) => strategies.some((s) => s.name === p));
-      const comparison =
-        o.compare && published.length > 0
-          ? compareAtEqualDownloads(docs, evaluation, published, {}, createProgress('compare', systemClock))
-          : null;
-      if (comparison) {
-        process.stdout.write(
-          `\nAt equal downloads (${defaultStrategy} with its budget matched to each):\n\n`,
+      const compare = (name: string) =>
+        compareAtEqualDownloads(
+          docs,
+          evaluation,
+          published,
+          SCALED_FAMILIES[name],
+          createProgress(`compare ${name}`, systemClock),
         );
-        process.stdout.write(`${comparisonTable(comparison, defaultStrategy)}\n`);
+      const comparison = o.compare && published.length > 0 ? compare(o.challenger) : null;
+      const oracle = comparison ? compare('gold') : null;
+      if (comparison && oracle) {
+        process.stdout.write(`\nAt equal downloads (${o.challenger} with its budget matched to each):\n\n`);
+        process.stdout.write(`${comparisonTable(comparison, o.challenger)}\n`);
+        process.stdout.write(
+          "\nOracle bound (gold: knows each document's true mean change interval, not when its changes come):\n\n",
+        );
+        process.stdout.write(`${comparisonTable(oracle, 'gold')}\n`);
       }
       if (o.out) {
-        const paths = await writeEvaluationFiles(o.out, evaluation, comparison, defaultStrategy);
+        const paths = await writeEvaluationFiles(o.out, evaluation, comparison, o.challenger, oracle);
         process.stdout.write(`\nwrote ${paths.join(', ')}\n`);
       }
     });

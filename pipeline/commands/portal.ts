@@ -8,6 +8,7 @@ interface PortalCliOptions {
   data: string;
   baseUrl?: string;
   downloadsUrl?: string;
+  snapshotsUrl?: string;
   publisher?: string;
   contact?: string;
   serve: boolean;
@@ -33,6 +34,10 @@ export function portalCommand(): Command {
     )
     .option('--downloads-url <url>', 'publish downloads here instead of linking the files into the site')
     .option(
+      '--snapshots-url <url>',
+      'build from a published snapshots folder: fetch into --root only what the build reads (manifests, digests, new tables); downloads link there',
+    )
+    .option(
       '--serve',
       'serve the built portal on 127.0.0.1 until interrupted (byte ranges, ETags and CORS, for reading Parquet in place)',
       false,
@@ -55,12 +60,17 @@ export function portalCommand(): Command {
         dataDir: cli.data,
         baseUrl: cli.baseUrl ?? server?.url,
         downloadsUrl: cli.downloadsUrl,
+        snapshotsUrl: cli.snapshotsUrl,
         publisher: cli.publisher,
         contact: cli.contact,
       }).catch(async (error) => {
         await server?.close();
         throw error;
       });
+      if (built.fetched)
+        process.stdout.write(
+          `fetched ${built.fetched.files} files, ${built.fetched.bytes} bytes from ${cli.snapshotsUrl}\n`,
+        );
       process.stdout.write(
         `built the portal for ${built.data.snapshots.length} snapshots in ${built.out} (queries ${Math.round(built.statsMs)} ms, render ${Math.round(built.renderMs)} ms)\n`,
       );

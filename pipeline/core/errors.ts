@@ -66,6 +66,10 @@ export const ERROR_CODES = {
       'a local file (manifest, catalogue, snapshot) is damaged or inconsistent; a damaged journal line is skipped, and a run in progress whose run.json is damaged is moved aside and started over, both reported instead',
   },
   locked: { action: 'abort', meaning: 'another process holds the lock on the output folder' },
+  unavailable: {
+    action: 'abort',
+    meaning: 'a file of the published snapshots could not be downloaded (observatory portal --snapshots-url)',
+  },
   internal: { action: 'abort', meaning: 'a bug: an invariant of the observatory did not hold' },
 } as const satisfies Record<string, { action: ErrorAction; meaning: string }>;
 

@@ -12,8 +12,8 @@ export { pldDraws, poolHistory } from './estimate/sampler.ts';
 export type { SimJob, SimResult, SimSettings } from './estimate/simulate.ts';
 export { simulateCrawl } from './estimate/simulate.ts';
 export { BUCKETS, bucketOf } from './evaluation/buckets.ts';
-export type { BudgetPoint } from './evaluation/budget.ts';
-export { logGrid, matchBudget, scaledStrategy, sweepBudget } from './evaluation/budget.ts';
+export type { BudgetPoint, ScaledFamily } from './evaluation/budget.ts';
+export { defaultFamily, logGrid, matchBudget, sweepBudget } from './evaluation/budget.ts';
 export { monthlyChart, tradeoffChart } from './evaluation/chart.ts';
 export type { BucketVerdict, Comparison, ComparisonRow } from './evaluation/comparison.ts';
 export { compareAtEqualDownloads, recallAt, SWEEP_SCALES } from './evaluation/comparison.ts';
@@ -36,6 +36,8 @@ export { snapshotHistories } from './histories/snapshots.ts';
 export type { SyntheticKind, SyntheticOptions } from './histories/synthetic.ts';
 export { SYNTHETIC_BUCKETS, SYNTHETIC_KINDS, syntheticHistories } from './histories/synthetic.ts';
 export type { ChangeHistory } from './histories/types.ts';
+export type { BurstOptions, BurstState } from './strategies/burst-aware.ts';
+export { BURST_DEFAULTS, burstStrategy } from './strategies/burst-aware.ts';
 export { irregularRate, regularRate } from './strategies/change-rate.ts';
 export type { StreakState } from './strategies/change-streak.ts';
 export { dynLookBack, dynStrategy, fixStrategy } from './strategies/change-streak.ts';
@@ -50,7 +52,7 @@ export {
   SLOTS_PER_WEEK,
   slotsForLevel,
 } from './strategies/dyldo.ts';
-export { goldStrategy, weekStrategy } from './strategies/fixed.ts';
+export { goldScaled, goldStrategy, weekStrategy } from './strategies/fixed.ts';
 export {
   adjustByRate,
   clampInterval,
@@ -66,8 +68,14 @@ export type { MarkovState } from './strategies/markov.ts';
 export { stateOneStrategy, stateTwoStrategy } from './strategies/markov.ts';
 export { historyOf, ObservationLog } from './strategies/observation-log.ts';
 export type { RateOptions, RateState } from './strategies/rate-allocation.ts';
-export { RATE_DEFAULTS, rateStrategy } from './strategies/rate-allocation.ts';
-export { defaultStrategy, PUBLISHED_STRATEGIES, STRATEGIES, strategyByName } from './strategies/registry.ts';
+export { lookBackStart, RATE_DEFAULTS, rateStrategy } from './strategies/rate-allocation.ts';
+export {
+  defaultStrategy,
+  PUBLISHED_STRATEGIES,
+  SCALED_FAMILIES,
+  STRATEGIES,
+  strategyByName,
+} from './strategies/registry.ts';
 export type { Bounds, Decision, DecisionInput, History, Strategy, Truth } from './strategies/types.ts';
 export { windowHalfStrategy, windowTenStrategy } from './strategies/window.ts';
 export type { Observation, WeekPosition } from './tick-plan.ts';

@@ -70,8 +70,22 @@ export async function listSnapshots(root: string): Promise<readonly CatalogueEnt
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw ioError('read', path, error);
   }
-  const damaged = (problem: string) =>
-    new ObservatoryError('corrupt', `${path} is damaged: ${problem}; repair or remove that entry`);
+  const snapshots = parseCatalogue(text, path);
+  for (const entry of snapshots)
+    if (!(await isFolder(join(root, entry.name))))
+      throw damagedCatalogue(path, `it lists snapshot ${entry.name}, whose folder is missing`);
+  return snapshots;
+}
+
+function damagedCatalogue(path: string, problem: string): ObservatoryError {
+  return new ObservatoryError('corrupt', `${path} is damaged: ${problem}; repair or remove that entry`);
+}
+
+/**
+ * The entries of an index.json's text (`path` names it in errors), each checked as listSnapshots
+ * checks them, but without looking for their folders: for a catalogue fetched from elsewhere.
+ */
+export function parseCatalogue(text: string, path: string): readonly CatalogueEntry[] {
   let snapshots: readonly CatalogueEntry[];
   try {
     const catalogue = JSON.parse(text) as Catalogue;
@@ -83,10 +97,8 @@ export async function listSnapshots(root: string): Promise<readonly CatalogueEnt
   const seen = new Set<string>();
   for (const entry of snapshots) {
     const problem = entryProblem(entry, seen);
-    if (problem) throw damaged(problem);
+    if (problem) throw damagedCatalogue(path, problem);
     seen.add(entry.name);
-    if (!(await isFolder(join(root, entry.name))))
-      throw damaged(`it lists snapshot ${entry.name}, whose folder is missing`);
   }
   return snapshots;
 }

@@ -3,7 +3,7 @@
  * manifest, checksums, change detection and statistics; lists and verifies published folders.
  */
 export type { CatalogueEntry } from './catalogue.ts';
-export { CATALOGUE_FILE, formatCatalogue, listSnapshots } from './catalogue.ts';
+export { CATALOGUE_FILE, formatCatalogue, listSnapshots, parseCatalogue } from './catalogue.ts';
 export type { DuckDbSession, DuckDbSessionOptions } from './duckdb-session.ts';
 export {
   countBy,
@@ -13,9 +13,9 @@ export {
   retrievedRdf,
   sqlString,
 } from './duckdb-session.ts';
-export { linkOrCopy } from './durable-fs.ts';
+export { hashFile, linkOrCopy, writeFileAtomic } from './durable-fs.ts';
 export type { ManifestFile, ReparsedFrom, SnapshotManifest } from './manifest.ts';
-export { readManifest } from './manifest.ts';
+export { CHECKSUMS_FILE, MANIFEST_FILE, parseChecksums, readManifest } from './manifest.ts';
 export type { PreviousContent } from './previous-content.ts';
 export { openPreviousContent } from './previous-content.ts';
 export type { Publication, PublishedSnapshot, PublishOptions } from './publish.ts';
@@ -29,12 +29,15 @@ export {
   parquetFileName,
   readTableSql,
   SNAPSHOT_SCHEMA_VERSION,
+  TABLE_NAMES,
   TABLES,
   tableColumns,
 } from './schema.ts';
+export type { PldFigures, SnapshotDigest } from './snapshot-digest.ts';
+export { computeDigest, DIGEST_FILE, DIGEST_VERSION, publishedDigest } from './snapshot-digest.ts';
 export { isSnapshotName, snapshotKindOf, snapshotName } from './snapshot-name.ts';
 export type { RankedCount, SnapshotStats } from './snapshot-stats.ts';
 export type { TableLinks } from './table-links.ts';
-export { linkSnapshotTables, TABLES_DIR } from './table-links.ts';
+export { linkSnapshotTables, TABLES_DIR, tableViewPath } from './table-links.ts';
 export type { VerifyReport } from './verify.ts';
 export { verifySnapshot } from './verify.ts';

@@ -12,6 +12,7 @@ import type { ManifestFile, SnapshotManifest } from './manifest.ts';
 import { exportNquads } from './nquads-export.ts';
 import { countGraphStatements, type ExportedSnapshot, exportTable } from './parquet-export.ts';
 import { NQUADS_FILE, parquetFileName, type SchemaVersion, type TableName, tableColumns } from './schema.ts';
+import { digestOutput } from './snapshot-digest.ts';
 import { warcOutput } from './warc-output.ts';
 
 /** What an output is written from: the staged crawl in DuckDB and the folder being built. */
@@ -187,7 +188,8 @@ const nquadsOutput: SnapshotOutput = {
 /**
  * Every output of a snapshot folder, in the order they are written (quads.parquet first: documents
  * takes its statement counts from it and data.nq.gz its lines) and listed in the manifest; the
- * crawl's WARC files and their index come last.
+ * digest is queried from the tables once they are all written; the crawl's WARC files and their
+ * index come last.
  */
 export const OUTPUTS: readonly SnapshotOutput[] = [
   parquetOutput('quads'),
@@ -196,5 +198,6 @@ export const OUTPUTS: readonly SnapshotOutput[] = [
   parquetOutput('changes'),
   parquetOutput('schedule'),
   nquadsOutput,
+  digestOutput,
   warcOutput,
 ];

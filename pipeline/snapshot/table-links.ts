@@ -20,13 +20,14 @@ export interface TableLinks {
 }
 
 /**
- * Where a snapshot's table sits in the view: `tables/<table>/kind=<kind>/date=<day>/<name>.parquet`.
+ * Where a snapshot's table sits in the view, relative to the root (a URL path under a published
+ * root alike): `tables/<table>/kind=<kind>/date=<day>/<name>.parquet`.
  * `kind` is also a column of every file and holds the same value (a name has its kind's form), so
  * DuckDB's partition value, which it puts in place of the column, changes nothing but lets
  * `WHERE kind = ...` skip files; `date` is the start day (UTC) of the name, which DuckDB reads as a DATE.
  */
-function viewPath(root: string, table: string, kind: SnapshotKind, name: string): string {
-  return join(root, TABLES_DIR, table, `kind=${kind}`, `date=${name.slice(0, 10)}`, `${name}.parquet`);
+export function tableViewPath(table: string, kind: SnapshotKind, name: string): string {
+  return join(TABLES_DIR, table, `kind=${kind}`, `date=${name.slice(0, 10)}`, `${name}.parquet`);
 }
 
 async function statOrNull(path: string) {
@@ -57,7 +58,7 @@ export async function linkSnapshotTables(
     const source = join(root, name, parquetFileName(table));
     const own = await statOrNull(source);
     if (!own) continue;
-    const target = viewPath(root, table, kind, name);
+    const target = join(root, tableViewPath(table, kind, name));
     const seen = await statOrNull(target);
     // a copy on another file system cannot share the inode: its size is what tells it apart
     const same =

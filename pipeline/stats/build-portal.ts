@@ -3,10 +3,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
-import { CATALOGUE_FILE } from '../snapshot/index.ts';
+import { CATALOGUE_FILE, TABLES_DIR } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
+import { type FetchedInputs, fetchPortalInputs } from './fetch-snapshots.ts';
 import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
-import { DOWNLOADS_DIR, downloadSiteFiles } from './link-downloads.ts';
+import { DOWNLOADS_DIR, downloadSiteFiles, tableViewFiles } from './link-downloads.ts';
 import { planSnapshotPages, siteVersion } from './page-cache.ts';
 import { type PortalData, RENDERED_PAGES_FILE, type SnapshotView } from './portal-data.ts';
 import { fileIdentity, folderFiles, type SiteFile, syncSite } from './site-sync.ts';
@@ -28,8 +29,13 @@ export interface BuildPortalOptions {
   readonly out: string;
   /** The URL the site is published at (default: the project's site); links and VoID/DCAT IRIs use it. */
   readonly baseUrl?: string;
-  /** Where downloads are published; by default `<baseUrl>snapshots/` and the files are linked into `out`. */
+  /** Where downloads are published; by default `snapshotsUrl`, else `<baseUrl>snapshots/` and the files are linked into `out`. */
   readonly downloadsUrl?: string;
+  /**
+   * A published snapshots folder to build from: what this build reads (fetch-snapshots.ts) is
+   * fetched from there into `root` first, and the downloads link there.
+   */
+  readonly snapshotsUrl?: string;
   /** Where portal.json and the digest cache go (default: site/src/data/generated). */
   readonly dataDir?: string;
   readonly cacheDir?: string;
@@ -42,6 +48,8 @@ export interface BuildPortalOptions {
 export interface BuiltPortal {
   readonly out: string;
   readonly data: PortalData;
+  /** What was fetched from `snapshotsUrl`; null when the build read `root` as it was. */
+  readonly fetched: FetchedInputs | null;
   /** Milliseconds spent in the DuckDB queries and in the Astro build. */
   readonly statsMs: number;
   readonly renderMs: number;
@@ -102,6 +110,9 @@ function astroBuild(bin: string, cwd: string, env: Record<string, string>): Prom
 export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPortal> {
   const out = resolve(options.out);
   const o = statsOptions({ ...options, dataDir: options.dataDir ?? DEFAULT_DATA_DIR });
+  const fetched = o.snapshotsUrl
+    ? await fetchPortalInputs({ snapshotsUrl: o.snapshotsUrl, root: o.root, cacheDir: o.cacheDir })
+    : null;
   const t0 = performance.now();
   const data = await computePortalData(o);
   const t1 = performance.now();
@@ -129,6 +140,15 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   const fileList = (s: SnapshotView) => `${s.files.map((f) => f.url).join('\n')}\n`;
   for (const s of data.snapshots) files.set(join(DOWNLOADS_DIR, s.name, URL_LIST), { text: fileList(s) });
   files.set(join(DOWNLOADS_DIR, LATEST_NAME, URL_LIST), { text: fileList(latestWeekly(data.snapshots)) });
+  // per table, the URL of every snapshot's file in the tables/ view, whose folders name kind and date
+  const views = tableViewFiles(data.snapshots);
+  for (const { table } of data.tableUrlLists)
+    files.set(join(DOWNLOADS_DIR, TABLES_DIR, table, URL_LIST), {
+      text: views
+        .filter((v) => v.table === table)
+        .map((v) => `${o.downloadsUrl}${v.path}\n`)
+        .join(''),
+    });
   files.set(join(DOWNLOADS_DIR, LATEST_FILE), await dataFile(LATEST_FILE));
   if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) {
     for (const [path, f] of downloadSiteFiles(o.root, data.snapshots)) files.set(path, f);
@@ -136,5 +156,5 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   }
   await syncSite(out, files, join(o.dataDir, SITE_RECORD_FILE));
   await rm(stage, { recursive: true, force: true });
-  return { out, data, statsMs: t1 - t0, renderMs: performance.now() - t1 };
+  return { out, data, fetched, statsMs: t1 - t0, renderMs: performance.now() - t1 };
 }

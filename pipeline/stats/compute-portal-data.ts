@@ -10,6 +10,8 @@ import {
   openDuckDb,
   readManifest,
   type SnapshotManifest,
+  TABLE_NAMES,
+  TABLES_DIR,
 } from '../snapshot/index.ts';
 import { readDictionary } from './data-dictionary.ts';
 import {
@@ -37,6 +39,11 @@ import type { StatsOptions } from './stats-options.ts';
 export const DATASET_TURTLE = 'dataset.ttl';
 export const DATASET_JSONLD = 'dataset.jsonld';
 export const URL_LIST = 'urls.txt';
+
+/** A table's URL list in the tables/ view: `<base-url>snapshots/tables/<table>/urls.txt`. */
+export function tableUrlList(baseUrl: string, table: string): string {
+  return `${baseUrl}${DOWNLOADS_DIR}/${TABLES_DIR}/${table}/${URL_LIST}`;
+}
 
 /** A snapshot's own file list (like Common Crawl's `*.paths`): `<base-url>snapshots/<name>/urls.txt`. */
 export function snapshotUrlList(baseUrl: string, name: string): string {
@@ -183,6 +190,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       catalogueUrl: `${o.downloadsUrl}${CATALOGUE_FILE}`,
       latestUrl: `${o.baseUrl}${DOWNLOADS_DIR}/${LATEST_FILE}`,
       latestUrlList: snapshotUrlList(o.baseUrl, LATEST_NAME),
+      tableUrlLists: TABLE_NAMES.map((table) => ({ table, url: tableUrlList(o.baseUrl, table) })),
     };
     await mkdir(o.dataDir, { recursive: true });
     await writeDescription(

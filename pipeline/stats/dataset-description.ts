@@ -33,7 +33,7 @@ export function ianaMediaType(type: string): string {
 
 /** The media type of a published file, and the compression around it (DCAT 3: the type is the content's). */
 function fileFormat(name: string): { type: string; compress?: string } | null {
-  if (name === 'manifest.json') return { type: 'application/json' };
+  if (name.endsWith('.json')) return { type: 'application/json' };
   if (name === 'SHA256SUMS') return { type: 'text/plain' };
   if (name.endsWith('.nq.gz')) return { type: 'application/n-quads', compress: 'application/gzip' };
   if (name.endsWith('.parquet')) return { type: 'application/vnd.apache.parquet' };

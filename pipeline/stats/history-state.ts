@@ -8,13 +8,18 @@ import { type CatalogueEntry, retrievedRdf, sqlString } from '../snapshot/index.
  * The history's running totals, one table per grain, each a sum (or min, max, any) over the
  * snapshots folded in so far, so that folding in a snapshot never needs the older ones:
  * - per document: observations, comparisons and changes (changes.parquet), attempts, returned RDF,
- *   first and last fetch and whether it was ever kernel (documents.parquet);
+ *   first and last fetch and whether it was ever kernel (documents.parquet), and the time its
+ *   unchanged comparisons spanned (each one's gap since the observation it was compared with);
+ * - per document and gap bucket (20 a decade of hours): the changed comparisons and the time they
+ *   spanned, so that a change rate per unit of time can be estimated from gaps of any lengths
+ *   without keeping every comparison (history.ts);
  * - per PLD and document: comparisons and changes of the observations found in both tables;
  * - per PLD: its first fetch and the snapshot of it.
  */
 const TABLES = {
   h_documents: `url VARCHAR, observations BIGINT, comparisons BIGINT, changes BIGINT, kernel BOOLEAN,
-    first_seen TIMESTAMPTZ, last_seen TIMESTAMPTZ, attempts BIGINT, available BIGINT`,
+    first_seen TIMESTAMPTZ, last_seen TIMESTAMPTZ, attempts BIGINT, available BIGINT, unchanged_seconds DOUBLE`,
+  h_change_gaps: 'url VARCHAR, bucket INTEGER, changes BIGINT, seconds DOUBLE',
   h_pld_documents: 'pld VARCHAR, url VARCHAR, comparisons BIGINT, changes BIGINT',
   h_pld_first: 'pld VARCHAR, first_at TIMESTAMPTZ, first_snapshot VARCHAR',
 } as const;
@@ -24,7 +29,9 @@ type StateTable = keyof typeof TABLES;
 const COMBINE: Record<StateTable, string> = {
   h_documents: `url, sum(observations)::BIGINT AS observations, sum(comparisons)::BIGINT AS comparisons,
     sum(changes)::BIGINT AS changes, bool_or(kernel) AS kernel, min(first_seen) AS first_seen,
-    max(last_seen) AS last_seen, sum(attempts)::BIGINT AS attempts, sum(available)::BIGINT AS available`,
+    max(last_seen) AS last_seen, sum(attempts)::BIGINT AS attempts, sum(available)::BIGINT AS available,
+    sum(unchanged_seconds) AS unchanged_seconds`,
+  h_change_gaps: 'url, bucket, sum(changes)::BIGINT AS changes, sum(seconds) AS seconds',
   h_pld_documents: 'pld, url, sum(comparisons)::BIGINT AS comparisons, sum(changes)::BIGINT AS changes',
   // ties on the instant go to the first name, so that the result does not depend on how the folds were cut
   h_pld_first: `pld, min(first_at) AS first_at,
@@ -32,12 +39,13 @@ const COMBINE: Record<StateTable, string> = {
 };
 const KEYS: Record<StateTable, string> = {
   h_documents: 'url',
+  h_change_gaps: 'url, bucket',
   h_pld_documents: 'pld, url',
   h_pld_first: 'pld',
 };
 
 /** Bumped whenever the tables or their queries change, so that a cached state is rebuilt. */
-const STATE_VERSION = 1;
+const STATE_VERSION = 2;
 /** Snapshots read per fold: bounds the SQL's length and DuckDB's memory, not the result. */
 const FOLD = 400;
 
@@ -55,15 +63,21 @@ function foldSql(root: string, names: readonly string[]): Record<StateTable, str
     `read_parquet([${names.map((n) => sqlString(join(root, n, file))).join(', ')}])`;
   const documents = list('documents.parquet');
   const changes = list('changes.parquet');
+  // each comparison with its gap: from the previous observation's fetch to this one's
+  const compared = `(SELECT c.url, c.changed, date_diff('second', c.previous_fetched_at, d.fetched_at) AS gap
+    FROM ${changes} AS c JOIN ${documents} AS d USING (snapshot, url) WHERE c.changed IS NOT NULL)`;
   return {
     h_documents: `WITH c AS (SELECT url, count(*) AS observations, count(changed) AS comparisons,
           count(*) FILTER (changed) AS changes FROM ${changes} GROUP BY url),
+        g AS (SELECT url, sum(gap) FILTER (NOT changed) AS unchanged_seconds FROM ${compared} GROUP BY url),
         d AS (SELECT url, bool_or(segment = 'kernel') AS kernel, min(fetched_at) AS first_seen,
           max(fetched_at) AS last_seen, count(*) AS attempts, count(*) FILTER (${retrievedRdf()}) AS available
           FROM ${documents} GROUP BY url)
       SELECT url, coalesce(observations, 0), coalesce(comparisons, 0), coalesce(changes, 0), coalesce(kernel, false),
-        first_seen, last_seen, coalesce(attempts, 0), coalesce(available, 0)
-      FROM c FULL JOIN d USING (url)`,
+        first_seen, last_seen, coalesce(attempts, 0), coalesce(available, 0), coalesce(unchanged_seconds, 0)
+      FROM c FULL JOIN d USING (url) LEFT JOIN g USING (url)`,
+    h_change_gaps: `SELECT url, floor(20 * log10(gap / 3600))::INTEGER, count(*), sum(gap)
+      FROM ${compared} WHERE changed AND gap > 0 GROUP BY ALL`,
     h_pld_documents: `SELECT d.pld, d.url, count(c.changed), count(*) FILTER (c.changed)
       FROM ${changes} AS c JOIN ${documents} AS d USING (snapshot, url) GROUP BY ALL`,
     h_pld_first: `SELECT pld, min(fetched_at), arg_min(snapshot, (fetched_at, snapshot)) FROM ${documents} GROUP BY pld`,
@@ -82,6 +96,26 @@ async function readKey(dir: string): Promise<StateKey | null> {
 const stateFile = (dir: string, table: StateTable, id: string) => join(dir, `${table}-${id}.parquet`);
 
 /**
+ * The cached totals and whether they can be extended: usable when every snapshot they cover is
+ * still published with the same manifest; `todo` are the snapshots whose tables must be read.
+ */
+async function cachedState(dir: string, catalogue: readonly CatalogueEntry[]) {
+  const old = await readKey(dir);
+  const published = new Map(catalogue.map((e) => [e.name, e.manifestSha256]));
+  const usable = old?.covers.every(([name, sha]) => published.get(name) === sha) ?? false;
+  const covered = new Set(usable ? old?.covers.map(([name]) => name) : []);
+  return { old, usable, todo: catalogue.filter((e) => !covered.has(e.name)).map((e) => e.name) };
+}
+
+/** The snapshots whose documents and changes tables the next build over `catalogue` reads (loadHistoryState). */
+export async function historyReads(
+  catalogue: readonly CatalogueEntry[],
+  cacheDir: string,
+): Promise<string[]> {
+  return (await cachedState(join(cacheDir, 'history'), catalogue)).todo;
+}
+
+/**
  * Creates the history tables (h_documents, h_pld_documents, h_pld_first) in `connection` as the
  * totals over every snapshot of `catalogue`. The totals are kept in `cacheDir/history` with the
  * list of snapshots they cover: when every covered snapshot is still published with the same
@@ -95,10 +129,7 @@ export async function loadHistoryState(
   cacheDir: string,
 ): Promise<void> {
   const dir = join(cacheDir, 'history');
-  const old = await readKey(dir);
-  const published = new Map(catalogue.map((e) => [e.name, e.manifestSha256]));
-  const usable = old?.covers.every(([name, sha]) => published.get(name) === sha) ?? false;
-  const covered = new Set(usable ? old?.covers.map(([name]) => name) : []);
+  const { old, usable, todo } = await cachedState(dir, catalogue);
   for (const [table, columns] of Object.entries(TABLES) as [StateTable, string][]) {
     await connection.run(`CREATE OR REPLACE TEMP TABLE ${table} (${columns})`);
     if (usable && old)
@@ -106,7 +137,6 @@ export async function loadHistoryState(
         `INSERT INTO ${table} SELECT * FROM read_parquet(${sqlString(stateFile(dir, table, old.id))})`,
       );
   }
-  const todo = catalogue.filter((e) => !covered.has(e.name)).map((e) => e.name);
   for (let i = 0; i < todo.length; i += FOLD) {
     const sql = foldSql(root, todo.slice(i, i + FOLD));
     for (const table of Object.keys(TABLES) as StateTable[])

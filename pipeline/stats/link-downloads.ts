@@ -1,22 +1,50 @@
 import { join } from 'node:path';
-import type { SnapshotView } from './portal-data.ts';
+import { parquetFileName, TABLE_NAMES, type TableName, tableViewPath } from '../snapshot/index.ts';
+import type { DownloadFile, SnapshotView } from './portal-data.ts';
 import type { SiteFile } from './site-sync.ts';
 
 /** The folder of the built site that mirrors the snapshots folder when downloads are served with the site. */
 export const DOWNLOADS_DIR = 'snapshots';
 
+/** One snapshot's table at its place in the tables/ view (hive partitions by kind and date). */
+export interface TableViewFile {
+  readonly table: TableName;
+  /** Relative to the snapshots folder: `tables/<table>/kind=<kind>/date=<day>/<name>.parquet`. */
+  readonly path: string;
+  readonly snapshot: SnapshotView;
+  readonly file: DownloadFile;
+}
+
+/** Every Parquet table of every snapshot in the tables/ view, by table, then in the catalogue's order. */
+export function tableViewFiles(snapshots: readonly SnapshotView[]): TableViewFile[] {
+  return TABLE_NAMES.flatMap((table) =>
+    snapshots.flatMap((snapshot) => {
+      const file = snapshot.files.find((f) => f.name === parquetFileName(table));
+      return file
+        ? [{ table, path: tableViewPath(table, snapshot.kind, snapshot.name), snapshot, file }]
+        : [];
+    }),
+  );
+}
+
 /**
- * Every published file as a file of the site at `snapshots/<name>/<file>`, a hard link (a copy
- * across file systems) of the snapshot's own, so the built site serves its own downloads at the
- * durable URLs it states, beside each snapshot's page, without doubling the disk used.
+ * Every published file as a file of the site at `snapshots/<name>/<file>`, and each Parquet table
+ * also at its place in the tables/ view, hard links (copies across file systems) of the snapshot's
+ * own, so the built site serves its own downloads at the durable URLs it states, beside each
+ * snapshot's page, without doubling the disk used.
  */
 export function downloadSiteFiles(root: string, snapshots: readonly SnapshotView[]): Map<string, SiteFile> {
-  return new Map(
-    snapshots.flatMap((s) =>
-      s.files.map((f): [string, SiteFile] => [
-        join(DOWNLOADS_DIR, s.name, f.name),
-        { from: join(root, s.name, f.name), identity: `sha256:${f.sha256}` },
-      ]),
+  const own = (s: SnapshotView, f: DownloadFile): SiteFile => ({
+    from: join(root, s.name, f.name),
+    identity: `sha256:${f.sha256}`,
+  });
+  return new Map([
+    ...snapshots.flatMap((s) =>
+      s.files.map((f): [string, SiteFile] => [join(DOWNLOADS_DIR, s.name, f.name), own(s, f)]),
     ),
-  );
+    ...tableViewFiles(snapshots).map((v): [string, SiteFile] => [
+      join(DOWNLOADS_DIR, v.path),
+      own(v.snapshot, v.file),
+    ]),
+  ]);
 }

@@ -90,7 +90,8 @@ export async function portalCharts(
       {
         id: 'change-frequency',
         title: 'Change frequency of kernel documents',
-        summary: 'Kernel documents by the share of their comparisons that found a content change.',
+        summary:
+          'Kernel documents by their estimated content changes a week, over all their observations (weekly and re-visits).',
         yTitle: 'kernel documents',
       },
       history.changeFrequency,

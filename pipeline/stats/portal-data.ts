@@ -4,7 +4,9 @@
  * pipeline/stats and site/.
  */
 import type { SnapshotKind } from '../core/index.ts';
-import type { RankedCount, SnapshotStats } from '../snapshot/index.ts';
+import type { PldFigures, SnapshotDigest, SnapshotStats } from '../snapshot/index.ts';
+
+export type { PldFigures, SnapshotDigest };
 
 /** A chart drawn at build time: the SVG, a sentence that says what it shows, and its data as a table. */
 export interface Chart {
@@ -33,48 +35,6 @@ export interface DownloadFile {
   readonly rows?: number;
   /** Absolute URL under the configured base (or downloads) URL. */
   readonly url: string;
-}
-
-/** Per-PLD figures of one snapshot. */
-export interface PldFigures {
-  readonly pld: string;
-  readonly documents: number;
-  readonly statements: number;
-  /** Documents that returned RDF (error null or parse). */
-  readonly available: number;
-  /** Documents compared with a previous observation, and how many of them changed. */
-  readonly comparisons: number;
-  readonly changed: number;
-}
-
-/** What the portal shows about one snapshot beyond its manifest. */
-export interface SnapshotDigest {
-  readonly available: number;
-  /** Kernel documents per re-visit level (0..4) after this crawl. */
-  readonly levels: Readonly<Record<string, number>>;
-  /** Changed documents by triples added + removed, in buckets. */
-  readonly changeDegree: readonly RankedCount[];
-  /** Redirect hops by status code. */
-  readonly redirectStatuses: Readonly<Record<string, number>>;
-  /** The longest redirect chains (crawled URLs: render escaped). */
-  readonly redirectChains: ReadonlyArray<{
-    readonly url: string;
-    readonly hops: number;
-    readonly chain: string;
-  }>;
-  /** One example per error code (crawled URL and server text: render escaped). */
-  readonly errorExamples: ReadonlyArray<{
-    readonly error: string;
-    readonly url: string;
-    readonly message: string;
-  }>;
-  readonly plds: readonly PldFigures[];
-  /** Classes the documents declare for themselves, with comparisons and changes of those documents. */
-  readonly classes: ReadonlyArray<{
-    readonly key: string;
-    readonly comparisons: number;
-    readonly changed: number;
-  }>;
 }
 
 /** One snapshot as the portal shows it. */
@@ -207,6 +167,11 @@ export interface PortalData {
   readonly latestUrl: string;
   /** `<base-url>snapshots/latest/urls.txt`: the newest weekly snapshot's file list under a stable name. */
   readonly latestUrlList: string;
+  /**
+   * Per table, `<base-url>snapshots/tables/<table>/urls.txt`: the URL of that table of every
+   * snapshot in the tables/ view (hive partitions), for engines that read a list of URLs.
+   */
+  readonly tableUrlLists: ReadonlyArray<{ readonly table: string; readonly url: string }>;
 }
 
 export const PORTAL_DATA_FILE = 'portal.json';

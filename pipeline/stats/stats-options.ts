@@ -11,8 +11,10 @@ export interface StatsOptions {
   readonly cacheDir: string;
   /** The URL the portal is published at, ending in `/`. */
   readonly baseUrl: string;
-  /** The URL the snapshots folder is published at, ending in `/` (default: `<baseUrl>snapshots/`). */
+  /** The URL the snapshots folder is published at, ending in `/` (default: `snapshotsUrl`, else `<baseUrl>snapshots/`). */
   readonly downloadsUrl: string;
+  /** Where to fetch the build's inputs from into `root` (a published snapshots folder), or null: `root` holds them. */
+  readonly snapshotsUrl: string | null;
   /** Who publishes the snapshots (dct:publisher); null: not configured, the description says so. */
   readonly publisher: string | null;
   /** How to reach the operators (dcat:contactPoint, About page): a mailto: or http(s) URL; null: not configured. */
@@ -52,6 +54,7 @@ export function statsOptions(input: {
   cacheDir?: string;
   baseUrl?: string;
   downloadsUrl?: string;
+  snapshotsUrl?: string;
   publisher?: string;
   contact?: string;
 }): StatsOptions {
@@ -59,12 +62,15 @@ export function statsOptions(input: {
   if (publisher === '') throw invalidInput('--publisher', 'a name', input.publisher);
   const baseUrl = httpUrl('--base-url', input.baseUrl ?? DEFAULT_BASE_URL);
   const dataDir = resolve(input.dataDir);
+  const snapshotsUrl =
+    input.snapshotsUrl === undefined ? null : httpUrl('--snapshots-url', input.snapshotsUrl);
   return Object.freeze({
     root: resolve(input.root),
     dataDir,
     cacheDir: resolve(input.cacheDir ?? resolve(dataDir, 'cache')),
     baseUrl,
-    downloadsUrl: httpUrl('--downloads-url', input.downloadsUrl ?? `${baseUrl}snapshots/`),
+    downloadsUrl: httpUrl('--downloads-url', input.downloadsUrl ?? snapshotsUrl ?? `${baseUrl}snapshots/`),
+    snapshotsUrl,
     publisher: publisher ?? null,
     contact: input.contact === undefined ? null : contactUrl(input.contact),
   });

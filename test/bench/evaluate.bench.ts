@@ -17,7 +17,7 @@ export default async function (): Promise<void> {
   const span = 3 * YEAR;
   let t = performance.now();
   const docs = syntheticHistories({
-    perBucket: 107,
+    perBucket: 71,
     kinds: SYNTHETIC_KINDS,
     seed: 1,
     span,

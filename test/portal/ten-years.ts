@@ -106,6 +106,8 @@ async function writeTables(
                    ${h('c')} < (hash(u.url) % 600)::INTEGER AS changes_now
                  FROM snaps AS s, urls AS u
                  WHERE (s.kind = 'weekly' AND ${h('w')} < 900) OR (s.kind = 'interval' AND u.kernel AND ${h('w')} < 85)`);
+    await c.run(`CREATE OR REPLACE TABLE obs AS SELECT *, lag(name) OVER w AS previous_name, lag(fetched_at) OVER w AS previous_fetched_at
+                 FROM obs WINDOW w AS (PARTITION BY url ORDER BY i)`);
     const documents: Record<string, string> = {
       snapshot: 'name',
       snapshot_start: 'ts',
@@ -127,7 +129,10 @@ async function writeTables(
       snapshot_start: 'ts',
       kind: 'kind',
       url: 'url',
-      changed: 'CASE WHEN i < 30 OR error IS NOT NULL THEN NULL ELSE changes_now END',
+      previous_snapshot: 'previous_name',
+      previous_fetched_at: 'previous_fetched_at',
+      changed:
+        'CASE WHEN i < 30 OR error IS NOT NULL OR previous_name IS NULL THEN NULL ELSE changes_now END',
       added: 'CASE WHEN changes_now THEN 1 + hash(url, i) % 40 END',
       removed: 'CASE WHEN changes_now THEN hash(url, i) % 30 END',
     };

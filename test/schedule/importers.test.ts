@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { quoteInput } from '../../pipeline/core/index.ts';
-import { type ChangeHistory, loadHistories } from '../../pipeline/schedule/index.ts';
+import { type ChangeHistory, detectFormat, loadHistories } from '../../pipeline/schedule/index.ts';
 
 const fixtures = new URL('./fixtures/', import.meta.url).pathname;
 const ms = (iso: string) => Date.parse(iso);
@@ -184,6 +184,26 @@ test('MediaWiki folder: continuation responses of one page are merged', async ()
       start: ms('2020-01-01T00:00:00Z'),
       end: ms('2020-06-01T00:00:00Z'),
       changes: [ms('2020-02-01T00:00:00Z'), ms('2020-03-01T00:00:00Z')],
+    },
+  ]);
+});
+
+test('MediaWiki folder tree: one subfolder per category, a page in two categories counted once', async () => {
+  const tree = join(fixtures, 'mediawiki-tree');
+  assert.equal(await detectFormat(tree), 'mediawiki');
+  const docs = (await loadHistories(tree)).map(plain).sort((a, b) => a.id.localeCompare(b.id));
+  assert.deepEqual(docs, [
+    {
+      id: 'Entropy',
+      start: ms('2020-01-01T00:00:00Z'),
+      end: ms('2021-01-01T00:00:00Z'),
+      changes: [ms('2020-03-01T00:00:00Z')],
+    },
+    {
+      id: 'Science film',
+      start: ms('2020-02-01T00:00:00Z'),
+      end: ms('2021-01-01T00:00:00Z'),
+      changes: [ms('2020-04-01T00:00:00Z'), ms('2020-05-01T00:00:00Z')],
     },
   ]);
 });

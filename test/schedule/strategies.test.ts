@@ -143,6 +143,7 @@ test('dyldo helpers: levels, slots and intervals', () => {
 
 test('registry: every strategy by name, dyldo-K, and a clear error for unknown names', () => {
   assert.deepEqual(Object.keys(STRATEGIES).sort(), [
+    'burst',
     'cho-irregular',
     'cho-regular',
     'dyldo',

@@ -46,3 +46,31 @@ test('weekly documents change only on two days of the week; bursty ones in clust
   // Poisson at 2-7 days would put few gaps under a day; bursts put most of them there
   assert.ok(shortGaps / gaps.length > 0.5, `${shortGaps} of ${gaps.length}`);
 });
+
+test('hawkes documents cluster (gaps under 2 days far more often than Poisson); pareto gaps are heavy-tailed', () => {
+  const gapsOf = (kind: 'poisson' | 'hawkes' | 'pareto') =>
+    syntheticHistories({ ...options, kinds: [kind] }).flatMap((d) =>
+      Array.from(d.changes)
+        .slice(1)
+        .map(
+          (t, i) => (t - d.changes[i]) / (d.changes.length > 1 ? (d.end - d.start) / d.changes.length : 1),
+        ),
+    );
+  const short = (gaps: number[]) => gaps.filter((g) => g < 0.1).length / gaps.length;
+  assert.ok(short(gapsOf('hawkes')) > 2 * short(gapsOf('poisson')));
+  // coefficient of variation of gaps relative to each document's mean: 1 for Poisson, more for heavy tails
+  const cv = (gaps: number[]) => {
+    const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+    const variance = gaps.reduce((a, b) => a + (b - mean) ** 2, 0) / gaps.length;
+    return Math.sqrt(variance) / mean;
+  };
+  assert.ok(
+    cv(gapsOf('pareto')) > 1.3 * cv(gapsOf('poisson')),
+    `${cv(gapsOf('pareto'))} vs ${cv(gapsOf('poisson'))}`,
+  );
+  const again = syntheticHistories({ ...options, kinds: ['hawkes', 'pareto'] });
+  assert.deepEqual(
+    again.map((d) => d.changes.length),
+    syntheticHistories({ ...options, kinds: ['hawkes', 'pareto'] }).map((d) => d.changes.length),
+  );
+});

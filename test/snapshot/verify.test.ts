@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { manualClock } from '../../pipeline/core/index.ts';
-import { openDuckDb, publishSnapshot, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import {
+  computeDigest,
+  DIGEST_VERSION,
+  openDuckDb,
+  publishSnapshot,
+  readManifest,
+  verifySnapshot,
+} from '../../pipeline/snapshot/index.ts';
 import { source, WEEK1, week1 } from './sample-crawl.ts';
 
 const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
@@ -38,9 +45,28 @@ async function damaged(label: string, damage: (folder: string) => Promise<void>)
   return folder;
 }
 
+/**
+ * Replaces a listed file of a folder and keeps its size and checksum consistent in the manifest and
+ * SHA256SUMS, so that what a test damages inside the file is the first problem verify finds.
+ */
+async function relist(folder: string, name: string, bytes: Buffer | string): Promise<void> {
+  await writeFile(join(folder, name), bytes);
+  const manifest = JSON.parse(await readFile(join(folder, 'manifest.json'), 'utf8'));
+  const entry = manifest.files.find((x: { name: string }) => x.name === name);
+  entry.bytes = Buffer.byteLength(bytes);
+  entry.sha256 = createHash('sha256').update(bytes).digest('hex');
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  await writeFile(join(folder, 'manifest.json'), text);
+  const line = (file: string) => new RegExp(`^[0-9a-f]{64}(?= {2}${file.replace('.', '\\.')}$)`, 'm');
+  const sums = (await readFile(join(folder, 'SHA256SUMS'), 'utf8'))
+    .replace(line(name), entry.sha256)
+    .replace(line('manifest.json'), createHash('sha256').update(text).digest('hex'));
+  await writeFile(join(folder, 'SHA256SUMS'), sums);
+}
+
 test('a published folder verifies', async () => {
   const report = await verifySnapshot(good);
-  assert.deepEqual(report, { name: '2026-11-16', files: 8, bytes: report.bytes, quads: 15 });
+  assert.deepEqual(report, { name: '2026-11-16', files: 9, bytes: report.bytes, quads: 15 });
 });
 
 test('verify catches a flipped byte', async () => {
@@ -90,19 +116,8 @@ test('verify catches statements that do not reconcile with quads.parquet', async
     } finally {
       session.close();
     }
-    await rename(`${path}.new`, path);
-    // keep sizes and checksums consistent so that the count is the first problem
-    const manifest = JSON.parse(await readFile(join(f, 'manifest.json'), 'utf8'));
-    const entry = manifest.files.find((x: { name: string }) => x.name === 'documents.parquet');
-    const bytes = await readFile(path);
-    entry.bytes = bytes.length;
-    entry.sha256 = createHash('sha256').update(bytes).digest('hex');
-    const text = `${JSON.stringify(manifest, null, 2)}\n`;
-    await writeFile(join(f, 'manifest.json'), text);
-    const sums = (await readFile(join(f, 'SHA256SUMS'), 'utf8'))
-      .replace(/^[0-9a-f]{64}(?= {2}documents\.parquet)/m, entry.sha256)
-      .replace(/^[0-9a-f]{64}(?= {2}manifest\.json)/m, createHash('sha256').update(text).digest('hex'));
-    await writeFile(join(f, 'SHA256SUMS'), sums);
+    await relist(f, 'documents.parquet', await readFile(`${path}.new`));
+    await rm(`${path}.new`);
   });
   await assert.rejects(verifySnapshot(folder), {
     code: 'corrupt',
@@ -110,10 +125,35 @@ test('verify catches statements that do not reconcile with quads.parquet', async
   });
 });
 
+test('the published digest is the one queried from the tables, and verify catches one that is not', async () => {
+  const text = await readFile(join(good, 'digest.json'), 'utf8');
+  const digest = JSON.parse(text);
+  assert.equal(digest.digestVersion, DIGEST_VERSION);
+  const session = await openDuckDb();
+  try {
+    const { digestVersion, ...published } = digest;
+    assert.deepEqual(published, await computeDigest(session.connection, good, await readManifest(good)));
+  } finally {
+    session.close();
+  }
+  assert.ok(digest.plds.length > 0 && digest.available > 0, text);
+  const folder = await damaged('digest', (f) =>
+    relist(
+      f,
+      'digest.json',
+      text.replace(`"available":${digest.available}`, `"available":${digest.available + 1}`),
+    ),
+  );
+  await assert.rejects(verifySnapshot(folder), {
+    code: 'corrupt',
+    message: /digest\.json is not the digest of the folder's tables/,
+  });
+});
+
 test('observatory verify: exit 0 on the catalogue, exit 1 with one line on a damaged folder', async () => {
   const ok = spawnSync(process.execPath, [cli, 'verify', '--root', root], { encoding: 'utf8' });
   assert.equal(ok.status, 0, ok.stderr);
-  assert.match(ok.stdout, /^ok 2026-11-16: 8 files, \d+ bytes, 15 quads$/m);
+  assert.match(ok.stdout, /^ok 2026-11-16: 9 files, \d+ bytes, 15 quads$/m);
   const folder = await damaged('cli', (f) => rm(join(f, 'data.nq.gz')));
   const bad = spawnSync(process.execPath, [cli, 'verify', folder], { encoding: 'utf8' });
   assert.equal(bad.status, 1);

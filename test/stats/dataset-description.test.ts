@@ -59,7 +59,11 @@ async function assertMatchesManifests(quads: Quad[]) {
       // DCAT: media types are IANA IRIs; the gzipped dump is N-Quads, compressed with gzip
       const [type] = store.getObjects(dist, `${DCAT}mediaType`, null);
       assert.equal(type.termType, 'NamedNode', f.name);
-      const expected = f.name.endsWith('.parquet') ? 'application/vnd.apache.parquet' : 'application/n-quads';
+      const expected = f.name.endsWith('.parquet')
+        ? 'application/vnd.apache.parquet'
+        : f.name.endsWith('.json')
+          ? 'application/json'
+          : 'application/n-quads';
       assert.equal(type.value, `${IANA}${expected}`);
       const compress = store.getObjects(dist, `${DCAT}compressFormat`, null).map((o) => o.value);
       assert.deepEqual(compress, f.name.endsWith('.gz') ? [`${IANA}application/gzip`] : []);

@@ -57,13 +57,16 @@ async function example(file: string, list: readonly CatalogueEntry[], select: st
 test('the running totals agree, document by document and PLD by PLD, with the example queries over all Parquet', async () => {
   await loadHistoryState(c, root, entries, freshCache());
   const rate = (part: string, whole: string) => `round(${part} / nullif(${whole}, 0), 3)`;
+  const observed = `unchanged_seconds + coalesce((SELECT sum(seconds) FROM h_change_gaps AS g WHERE g.url = h.url), 0)`;
   assert.deepEqual(
-    await rows(`SELECT url, comparisons, changes, ${rate('changes', 'comparisons')} FROM h_documents
-                WHERE observations > 0 ORDER BY url`),
+    await rows(`SELECT url, comparisons, changes, ${rate('changes', 'comparisons')},
+                  CASE WHEN comparisons > 0 THEN round((${observed}) / 86400, 1) END,
+                  ${rate('changes', `(${observed}) / 604800`)}
+                FROM h_documents AS h WHERE observations > 0 ORDER BY url`),
     await example(
       'change-frequency-per-document.sql',
       entries,
-      'SELECT url, comparisons, changes, change_rate FROM q ORDER BY url',
+      'SELECT url, comparisons, changes, change_rate, observed_days, changes_per_week_seen FROM q ORDER BY url',
     ),
   );
   assert.deepEqual(

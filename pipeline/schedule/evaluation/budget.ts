@@ -1,19 +1,23 @@
 import type { ChangeHistory } from '../histories/types.ts';
-import { RATE_DEFAULTS, type RateOptions, rateStrategy } from '../strategies/rate-allocation.ts';
+import { defaultStrategy, SCALED_FAMILIES } from '../strategies/registry.ts';
 import type { Strategy } from '../strategies/types.ts';
 import { evaluateStrategy, type StrategyResult } from './evaluate.ts';
 import type { ReplaySettings } from './replay.ts';
 
-/** A rate strategy with one scale, and what it achieved. */
+/** A scaled strategy at one scale, and what it achieved. */
 export interface BudgetPoint {
   readonly scale: number;
   readonly result: StrategyResult;
 }
 
-/** The rate strategy (default: the registry's default) at a given scale. */
-export function scaledStrategy(scale: number, base: Partial<RateOptions> = {}): Strategy {
-  return rateStrategy({ estimator: 'irregular', ...RATE_DEFAULTS, ...base, scale }) as Strategy;
-}
+/**
+ * A strategy family with one knob, `scale` (multiple of the estimated mean change interval between
+ * visits): larger scales download less. The budget comparison sweeps and bisects it.
+ */
+export type ScaledFamily = (scale: number) => Strategy;
+
+/** The default strategy's family (cho-irregular at a given scale). */
+export const defaultFamily: ScaledFamily = SCALED_FAMILIES[defaultStrategy];
 
 /**
  * Sweeps the scale (multiple of the estimated mean change interval between visits) over a log
@@ -24,11 +28,11 @@ export function sweepBudget(
   settings: ReplaySettings,
   buckets: Uint8Array,
   scales: readonly number[],
-  base: Partial<RateOptions> = {},
+  family: ScaledFamily = defaultFamily,
 ): BudgetPoint[] {
   return scales.map((scale) => ({
     scale,
-    result: evaluateStrategy(docs, scaledStrategy(scale, base), settings, buckets, false),
+    result: evaluateStrategy(docs, family(scale), settings, buckets, false),
   }));
 }
 
@@ -46,14 +50,14 @@ export function matchBudget(
   settings: ReplaySettings,
   buckets: Uint8Array,
   downloads: number,
-  base: Partial<RateOptions> = {},
+  family: ScaledFamily = defaultFamily,
   lo = 0.01,
   hi = 100,
 ): BudgetPoint {
   let best: BudgetPoint | undefined;
   for (let step = 0; step < 24; step++) {
     const scale = Math.sqrt(lo * hi);
-    const result = evaluateStrategy(docs, scaledStrategy(scale, base), settings, buckets, false);
+    const result = evaluateStrategy(docs, family(scale), settings, buckets, false);
     const point = { scale, result };
     const gap = Math.abs(result.overall.downloads - downloads);
     if (!best || gap < Math.abs(best.result.overall.downloads - downloads)) best = point;

@@ -1,8 +1,14 @@
 import type { Progress } from '../../core/index.ts';
 import type { ChangeHistory } from '../histories/types.ts';
-import type { RateOptions } from '../strategies/rate-allocation.ts';
 import { BUCKETS } from './buckets.ts';
-import { type BudgetPoint, logGrid, matchBudget, sweepBudget } from './budget.ts';
+import {
+  type BudgetPoint,
+  defaultFamily,
+  logGrid,
+  matchBudget,
+  type ScaledFamily,
+  sweepBudget,
+} from './budget.ts';
 import { documentBuckets, type Evaluation, type StrategyResult } from './evaluate.ts';
 import { recall, type Tally } from './tally.ts';
 
@@ -53,8 +59,8 @@ export function recallAt(points: readonly Tally[], downloads: number): number | 
 }
 
 /**
- * Compares every published strategy of `evaluation` with the challenger (the rate strategy with
- * options `base`), fairly: overall at the same total downloads (the scale is searched until the
+ * Compares every published strategy of `evaluation` with the challenger (a scaled family, by
+ * default cho-irregular), fairly: overall at the same total downloads (the scale is searched until the
  * budgets match), and per dynamicity bucket on the challenger's recall-vs-downloads curve at the
  * published strategy's downloads in that bucket.
  */
@@ -62,12 +68,12 @@ export function compareAtEqualDownloads(
   docs: readonly ChangeHistory[],
   evaluation: Evaluation,
   published: readonly string[],
-  base: Partial<RateOptions> = {},
+  family: ScaledFamily = defaultFamily,
   progress?: Progress,
 ): Comparison {
   const { settings } = evaluation;
   const buckets = documentBuckets(docs, settings.span);
-  const sweep = sweepBudget(docs, settings, buckets, SWEEP_SCALES, base);
+  const sweep = sweepBudget(docs, settings, buckets, SWEEP_SCALES, family);
   const targets = evaluation.results.filter((r) => published.includes(r.name));
   const rows = targets.map((result, i) => {
     const target = result.overall.downloads;
@@ -79,7 +85,7 @@ export function compareAtEqualDownloads(
       settings,
       buckets,
       target,
-      base,
+      family,
       above?.scale ?? 1e-3,
       below?.scale ?? 1e3,
     );

@@ -37,13 +37,14 @@ function comparisonJson(comparison: Comparison) {
 
 /**
  * Writes an evaluation into `dir`: results.csv (per strategy and bucket), monthly.csv,
- * results.json (everything, comparison included), monthly.svg and tradeoff.svg. Returns the paths.
+ * results.json (everything, the comparison and the oracle bound included), monthly.svg and tradeoff.svg. Returns the paths.
  */
 export async function writeEvaluationFiles(
   dir: string,
   evaluation: Evaluation,
   comparison: Comparison | null,
   challenger: string,
+  oracle: Comparison | null = null,
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const files: Record<string, string> = {
@@ -58,6 +59,7 @@ export async function writeEvaluationFiles(
         monthly: monthlyRows(evaluation),
         challenger,
         comparison: comparison ? comparisonJson(comparison) : null,
+        oracle: oracle ? comparisonJson(oracle) : null,
       },
       null,
       1,

@@ -10,6 +10,7 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 }
 
 const fixed = (x: number) => x.toFixed(3);
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 const cell = (t: Tally) => (t.documents === 0 ? '-' : `${recall(t).toFixed(2)} / ${precision(t).toFixed(2)}`);
 
 /** Which buckets have documents: tables leave the empty ones out. */
@@ -41,7 +42,13 @@ export function resultsTable(evaluation: Evaluation): string {
   return table(header, rows);
 }
 
-/** The comparison table: each published strategy against the challenger at the same downloads. */
+/** The margin the per-bucket goal asks for (issue 17: at least +0.03 recall). */
+export const BUCKET_MARGIN = 0.03;
+
+/**
+ * The comparison table: each published strategy against the challenger at the same downloads;
+ * per bucket, how many the challenger wins at all and by at least BUCKET_MARGIN, and its worst margin.
+ */
 export function comparisonTable(comparison: Comparison, challenger: string): string {
   const header = [
     'published',
@@ -51,20 +58,26 @@ export function comparisonTable(comparison: Comparison, challenger: string): str
     `${challenger} recall`,
     'gain',
     'buckets won (per-bucket curve)',
+    `won by +${BUCKET_MARGIN}`,
+    'worst bucket',
   ];
   const rows = comparison.rows.map((row) => {
     const ours = row.matched.result.overall;
     const judged = row.buckets.filter((b) => b.challengerRecall !== null);
     const won = judged.filter((b) => b.challengerRecall! >= b.recall);
     const lost = judged.filter((b) => b.challengerRecall! < b.recall).map((b) => b.bucket);
+    const margins = judged.map((b) => b.challengerRecall! - b.recall);
+    const clear = margins.filter((m) => m >= BUCKET_MARGIN - 1e-9).length;
     return [
       row.published.name,
       String(row.published.overall.downloads),
       fixed(recall(row.published.overall)),
       String(ours.downloads),
       fixed(recall(ours)),
-      `${recall(ours) >= recall(row.published.overall) ? '+' : ''}${(recall(ours) - recall(row.published.overall)).toFixed(3)}`,
+      signed(recall(ours) - recall(row.published.overall)),
       `${won.length}/${judged.length}${lost.length ? ` (lost: ${lost.join(', ')})` : ''}`,
+      `${clear}/${judged.length}`,
+      margins.length === 0 ? '-' : signed(Math.min(...margins)),
     ];
   });
   return table(header, rows);

@@ -29,7 +29,9 @@ async function kind(path: string): Promise<'file' | 'dir'> {
 
 /**
  * The format of a history source: *.parquet or a folder of snapshot folders (or holding
- * documents.parquet) is snapshots; *.json or a folder of *.json is MediaWiki; anything else JSON Lines.
+ * documents.parquet) is snapshots; *.json, or a folder tree holding *.json files and no
+ * documents.parquet (MediaWiki responses, flat or in one subfolder per category), is MediaWiki;
+ * any other file JSON Lines.
  */
 export async function detectFormat(path: string): Promise<HistoryFormat> {
   if (/\.parquet$/i.test(path)) return 'snapshots';
@@ -37,7 +39,21 @@ export async function detectFormat(path: string): Promise<HistoryFormat> {
   const names = await readdir(path, { withFileTypes: true });
   if (names.some((e) => e.name === 'documents.parquet')) return 'snapshots';
   if (names.some((e) => e.isFile() && /\.json$/i.test(e.name))) return 'mediawiki';
-  return 'snapshots';
+  // one subfolder per category; a snapshot folder holds manifest.json too, so documents.parquet decides
+  const inside = await Promise.all(
+    names.filter((e) => e.isDirectory()).map((e) => readdir(join(path, e.name))),
+  );
+  if (inside.some((files) => files.includes('documents.parquet'))) return 'snapshots';
+  return inside.some((files) => files.some((f) => /\.json$/i.test(f))) ? 'mediawiki' : 'snapshots';
+}
+
+/** Every *.json file in a folder and its subfolders, in a stable order. */
+async function jsonFilesUnder(path: string): Promise<string[]> {
+  const entries = await readdir(path, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && /\.json$/i.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
 }
 
 /** The Parquet glob for a snapshot source: a file as is, a snapshot folder, or the snapshots/ root. */
@@ -61,13 +77,7 @@ export async function loadHistories(path: string, options: LoadOptions = {}): Pr
       );
     return parseHistoriesJsonl(await readFile(path, 'utf8'), path);
   }
-  const files =
-    (await kind(path)) === 'dir'
-      ? (await readdir(path))
-          .filter((f) => /\.json$/i.test(f))
-          .sort()
-          .map((f) => join(path, f))
-      : [path];
+  const files = (await kind(path)) === 'dir' ? await jsonFilesUnder(path) : [path];
   if (files.length === 0)
     throw new ObservatoryError('invalid_input', `--histories: no *.json file in ${path}`);
   const pages = new Map<string, PageRevisions>();

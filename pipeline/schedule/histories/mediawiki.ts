@@ -12,6 +12,8 @@ export interface PageRevisions {
   last: number;
   /** The latest `curtimestamp` of the responses that held the page: when the history was read. */
   readAt: number;
+  /** Revisions already added (revid, or timestamp without it): a page listed in two categories counts once. */
+  readonly seen: Set<string>;
 }
 
 /** `where`: the file, and the revision in it when one is at fault. */
@@ -62,6 +64,7 @@ export function addMediaWikiResponse(
         first: Infinity,
         last: -Infinity,
         readAt: Number.NaN,
+        seen: new Set(),
       };
       pages.set(key, entry);
     }
@@ -77,6 +80,9 @@ export function addMediaWikiResponse(
           `its timestamp (rvprop=timestamp|flags) as ${HISTORY_INSTANT}, got ${quoteInput(revision?.timestamp)}`,
         );
       }
+      const key = revision.revid === undefined ? `t${at}` : `r${String(revision.revid)}`;
+      if (entry.seen.has(key)) continue;
+      entry.seen.add(key);
       entry.first = Math.min(entry.first, at);
       entry.last = Math.max(entry.last, at);
       if (keepMinor || !isMinor(revision)) entry.times.push(at);

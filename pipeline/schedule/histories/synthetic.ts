@@ -4,12 +4,14 @@ import { exponential, seededRandom } from './random.ts';
 import type { ChangeHistory } from './types.ts';
 
 /** How synthetic documents change; every kind has the same long-run mean change interval. */
-export type SyntheticKind = 'poisson' | 'bursty' | 'weekly' | 'drifting';
+export type SyntheticKind = 'poisson' | 'bursty' | 'weekly' | 'drifting' | 'hawkes' | 'pareto';
 export const SYNTHETIC_KINDS: readonly SyntheticKind[] = Object.freeze([
   'poisson',
   'bursty',
   'weekly',
   'drifting',
+  'hawkes',
+  'pareto',
 ]);
 
 /** Target mean change intervals per bucket (log-uniform within each); the paper's seven buckets. */
@@ -86,7 +88,58 @@ function drifting(random: () => number, mean: number, start: number, end: number
   }
 }
 
-const GENERATORS = { poisson, bursty, weekly, drifting };
+/** Hawkes documents: each change triggers on average HAWKES_BRANCHING more, HAWKES_DELAY later on average. */
+const HAWKES_BRANCHING = 0.7;
+const HAWKES_DELAY = 2 * DAY;
+
+/** A Poisson variate (Knuth's product of uniforms: the means here are below 1). */
+function poissonCount(random: () => number, mean: number): number {
+  const limit = Math.exp(-mean);
+  let k = 0;
+  for (let p = random(); p > limit; p *= random()) k++;
+  return k;
+}
+
+/**
+ * A self-exciting (Hawkes) process with an exponential kernel, drawn as clusters: immigrants
+ * arrive as a Poisson process at (1 - n) / mean, and every change, immigrant or not, triggers
+ * Poisson(n) further changes each an exponential delay later; n < 1 keeps the long-run mean
+ * change interval at `mean`. Changes past the end are dropped (with their descendants).
+ */
+function hawkes(random: () => number, mean: number, start: number, end: number, out: number[]): void {
+  const pending: number[] = [];
+  const immigrantMean = mean / (1 - HAWKES_BRANCHING);
+  for (
+    let t = start + exponential(random, immigrantMean);
+    t <= end;
+    t += exponential(random, immigrantMean)
+  ) {
+    pending.push(t);
+    while (pending.length > 0) {
+      const c = pending.pop()!;
+      out.push(c);
+      for (let k = poissonCount(random, HAWKES_BRANCHING); k > 0; k--) {
+        const child = c + exponential(random, HAWKES_DELAY);
+        if (child <= end) pending.push(child);
+      }
+    }
+  }
+}
+
+/** Tail index of the pareto documents' gaps: below 2 the variance is infinite. */
+const PARETO_SHAPE = 1.5;
+
+/**
+ * A renewal process with heavy-tailed gaps: Lomax (Pareto type II) with shape a and scale
+ * mean·(a - 1), so the mean gap is `mean`; most gaps are short and a few are very long.
+ */
+function pareto(random: () => number, mean: number, start: number, end: number, out: number[]): void {
+  const scale = mean * (PARETO_SHAPE - 1);
+  const gap = () => scale * ((1 - random()) ** (-1 / PARETO_SHAPE) - 1);
+  for (let t = start + gap(); t <= end; t += gap()) out.push(t);
+}
+
+const GENERATORS = { poisson, bursty, weekly, drifting, hawkes, pareto };
 
 /** Synthetic change histories: perBucket documents for each bucket and kind, reproducible by seed. */
 export function syntheticHistories(options: SyntheticOptions): ChangeHistory[] {

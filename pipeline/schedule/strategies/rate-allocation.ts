@@ -1,6 +1,6 @@
 import { irregularRate, regularRate } from './change-rate.ts';
 import { clampInterval } from './intervals.ts';
-import type { DecisionInput, Strategy } from './types.ts';
+import type { DecisionInput, History, Strategy } from './types.ts';
 
 /**
  * Why interval = scale / λ: a document visited with frequency f captures changes at rate
@@ -30,9 +30,32 @@ export interface RateState {
 
 export const RATE_DEFAULTS = Object.freeze({ scale: 1, window: 24, minChanges: 8, maxLookBack: 256 });
 
+/**
+ * The first observation a rate estimate looks at: the newest `window` ones, extended back until
+ * they hold `minChanges` changed observations, at most `maxLookBack` observations.
+ */
+export function lookBackStart(
+  history: History,
+  { window, minChanges, maxLookBack }: Pick<RateOptions, 'window' | 'minChanges' | 'maxLookBack'>,
+): number {
+  const n = history.length;
+  const from = Math.max(0, n - window);
+  const floor = Math.max(0, n - maxLookBack);
+  if (from <= floor || history.changedCount(from, n) >= minChanges) return from;
+  // changedCount(i, n) grows as i moves back: binary search for the newest start with enough
+  let lo = floor;
+  let hi = from;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (history.changedCount(mid, n) >= minChanges) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** A strategy that estimates λ from its newest observations and visits every scale/λ. */
 export function rateStrategy(options: RateOptions): Strategy<RateState> {
-  const { estimator, scale, window, minChanges, maxLookBack } = options;
+  const { estimator, scale, window, maxLookBack } = options;
   const gaps = new Float64Array(maxLookBack);
   return Object.freeze({
     name: options.name ?? `cho-${estimator}`,
@@ -44,19 +67,7 @@ export function rateStrategy(options: RateOptions): Strategy<RateState> {
     init: () => ({ rate: 0 }),
     next({ history, interval, state, bounds }: DecisionInput<RateState>) {
       const n = history.length;
-      let from = Math.max(0, n - window);
-      const floor = Math.max(0, n - maxLookBack);
-      if (from > floor && history.changedCount(from, n) < minChanges) {
-        // changedCount(i, n) grows as i moves back: binary search for the newest start with enough
-        let lo = floor;
-        let hi = from;
-        while (lo < hi) {
-          const mid = Math.ceil((lo + hi) / 2);
-          if (history.changedCount(mid, n) >= minChanges) lo = mid;
-          else hi = mid - 1;
-        }
-        from = lo;
-      }
+      const from = lookBackStart(history, options);
       const span = history.at(n - 1) - (from === 0 ? history.start : history.at(from - 1));
       const changed = history.changedCount(from, n);
       let rate: number;

@@ -1,7 +1,8 @@
 import { ObservatoryError, quoteInput } from '../../core/index.ts';
+import { burstStrategy } from './burst-aware.ts';
 import { dynStrategy, fixStrategy } from './change-streak.ts';
 import { dyldoStrategy } from './dyldo.ts';
-import { goldStrategy, weekStrategy } from './fixed.ts';
+import { goldScaled, goldStrategy, weekStrategy } from './fixed.ts';
 import { stateOneStrategy, stateTwoStrategy } from './markov.ts';
 import { RATE_DEFAULTS, rateStrategy } from './rate-allocation.ts';
 import type { Strategy } from './types.ts';
@@ -37,9 +38,22 @@ export const STRATEGIES: Readonly<Record<string, Strategy>> = Object.freeze(
       dyldoStrategy(),
       rateStrategy({ estimator: 'regular', ...RATE_DEFAULTS }),
       rateStrategy({ estimator: 'irregular', ...RATE_DEFAULTS }),
+      burstStrategy(),
     ].map((s) => [s.name, s as Strategy]),
   ),
 );
+
+/**
+ * The strategies with one budget knob (`scale`, multiple of the estimated mean change interval
+ * between visits) that `evaluate` can compare with the published ones at equal downloads; `gold`
+ * is the oracle bound (it reads the truth).
+ */
+export const SCALED_FAMILIES: Readonly<Record<string, (scale: number) => Strategy>> = Object.freeze({
+  'cho-irregular': (scale: number) =>
+    rateStrategy({ estimator: 'irregular', ...RATE_DEFAULTS, scale }) as Strategy,
+  burst: (scale: number) => burstStrategy({ scale }) as Strategy,
+  gold: (scale: number) => goldScaled(scale) as Strategy,
+});
 
 /** Looks a strategy up by name (`dyldo-K`: DyLDO going down after K unchanged); unknown names are bad input. */
 export function strategyByName(name: string): Strategy {
