@@ -10,9 +10,13 @@ SELECT
   count(c.changed) AS comparisons,
   count(*) FILTER (c.changed) AS changes,
   round(count(*) FILTER (c.changed) / nullif(count(c.changed), 0), 3) AS change_rate,
-  round(sum(date_diff('second', c.previous_fetched_at, d.fetched_at)) FILTER (c.changed IS NOT NULL) / 86400, 1) AS observed_days,
+  -- a gap in whole seconds, as date_diff('second', ...) counts them; written with epoch_ms so that
+  -- DuckDB 0.9 (the portal's SQL console), which has no date_diff for TIMESTAMPTZ, runs it too
+  round(sum(epoch_ms(d.fetched_at) // 1000 - epoch_ms(c.previous_fetched_at) // 1000)
+    FILTER (c.changed IS NOT NULL) / 86400, 1) AS observed_days,
   round(count(*) FILTER (c.changed)
-    / nullif(sum(date_diff('second', c.previous_fetched_at, d.fetched_at)) FILTER (c.changed IS NOT NULL) / 604800, 0), 3)
+    / nullif(sum(epoch_ms(d.fetched_at) // 1000 - epoch_ms(c.previous_fetched_at) // 1000)
+      FILTER (c.changed IS NOT NULL) / 604800, 0), 3)
     AS changes_per_week_seen
 FROM read_parquet('snapshots/*/changes.parquet') AS c
 JOIN read_parquet('snapshots/*/documents.parquet') AS d USING (snapshot, url)

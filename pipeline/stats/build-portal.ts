@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
 import { CATALOGUE_FILE, TABLES_DIR } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
+import { duckdbBundleFiles } from './duckdb-wasm-bundle.ts';
 import { type FetchedInputs, fetchPortalInputs } from './fetch-snapshots.ts';
 import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR, downloadSiteFiles, tableViewFiles } from './link-downloads.ts';
@@ -150,6 +151,8 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
         .join(''),
     });
   files.set(join(DOWNLOADS_DIR, LATEST_FILE), await dataFile(LATEST_FILE));
+  // the SQL console's DuckDB-WASM worker and module, from node_modules (never a CDN)
+  for (const [path, f] of duckdbBundleFiles()) files.set(path, f);
   if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) {
     for (const [path, f] of downloadSiteFiles(o.root, data.snapshots)) files.set(path, f);
     files.set(join(DOWNLOADS_DIR, CATALOGUE_FILE), await dataFile(CATALOGUE_FILE));

@@ -77,12 +77,15 @@ async function documentRates(connection: DuckDBConnection): Promise<DocumentRate
   return out;
 }
 
-/** Buckets of estimated changes a week, each label stating its edges (a month is 30.44 days). */
+/**
+ * Buckets of estimated changes a week, each label stating its edges (a month is 30.44 days) in at
+ * most 16 characters, what a phone's chart shows uncut (charts.ts).
+ */
 const FREQUENCY_BUCKETS: ReadonlyArray<readonly [string, number]> = [
-  ['under 1 a month', 7 / 30.44],
-  ['1 a month to <1 a week', 1],
-  ['1 to <7 a week', 7],
-  ['7 a week or more', Number.POSITIVE_INFINITY],
+  ['under 1/month', 7 / 30.44],
+  ['1/month to <1/wk', 1],
+  ['1/wk to <1/day', 7],
+  ['1/day or more', Number.POSITIVE_INFINITY],
 ];
 
 /** Documents by estimated changes a week; those without a change seen apart, whatever their observed time. */

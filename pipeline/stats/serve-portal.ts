@@ -18,6 +18,10 @@ const TYPES: Readonly<Record<string, string>> = {
   '.gz': 'application/gzip',
   '.parquet': 'application/vnd.apache.parquet',
   '.sql': 'text/plain; charset=utf-8',
+  // the SQL console: browsers run module scripts only with a JavaScript type, and compile
+  // WebAssembly as it streams in only with application/wasm
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
 };
 
 /**

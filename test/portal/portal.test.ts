@@ -179,7 +179,9 @@ test('crawled markup is rendered as text, never as markup', async () => {
         [...e.attributes].some((a) => a.name.startsWith('on')),
       ).length,
     }));
-    assert.deepEqual(injected, { scripts: 0, images: 0, handlers: 0 }, url);
+    // the SQL console's own script is the one script of the site (test/portal/sql-console.test.ts)
+    const scripts = url === `${server.url}query/` ? 1 : 0;
+    assert.deepEqual(injected, { scripts, images: 0, handlers: 0 }, url);
   }
   await page.close();
 });

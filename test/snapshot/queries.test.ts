@@ -39,6 +39,8 @@ const checks: Record<string, (rows: Record<string, unknown>[]) => void> = {
       comparisons: '1',
       changes: '1',
       change_rate: 1,
+      observed_days: 7,
+      changes_per_week_seen: 1,
     });
   },
   'change-frequency-per-pld.sql': (rows) => {

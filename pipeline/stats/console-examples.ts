@@ -1,0 +1,17 @@
+import type { ExampleQuery } from './portal-data.ts';
+
+/**
+ * The tables of every snapshot folder. The SQL console (site/src/lib/sql-console.ts) defines one
+ * view of each name over that table's Parquet in every snapshot of the catalogue, by URL.
+ */
+export const CONSOLE_TABLES = ['documents', 'quads', 'redirects', 'changes', 'schedule'] as const;
+
+const GLOB = new RegExp(`read_parquet\\('snapshots/\\*/(${CONSOLE_TABLES.join('|')})\\.parquet'\\)`, 'g');
+
+/**
+ * docs/queries as the console runs them: HTTP cannot glob, so each
+ * `read_parquet('snapshots/*\/<table>.parquet')` becomes the view of that table.
+ */
+export function consoleExamples(queries: readonly ExampleQuery[]): ExampleQuery[] {
+  return queries.map((q) => ({ ...q, sql: q.sql.replace(GLOB, '$1') }));
+}
