@@ -1,9 +1,34 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
-import { exitCodeFor, reportFailure } from './commands/failure.ts';
-import { commands } from './commands/index.ts';
-import { cutText, MESSAGE_LIMIT, SOFTWARE_VERSION } from './core/index.ts';
-import { duckDbMemoryLimit } from './snapshot/index.ts';
+import type { Command } from 'commander';
+
+/** The commands that crawl: their parse workers, fetches and DuckDB threads each allocate. */
+const CRAWLING_COMMANDS = new Set(['snapshot', 'tick', 'demo']);
+
+/**
+ * glibc's malloc gives every thread that allocates an arena of its own (up to 8 per core) and
+ * keeps what is freed inside an arena for that arena: a crawl's threads (parse workers, zlib's
+ * thread pool, DuckDB's) leave hundreds of MiB there (docs/operating.md, "Memory"). glibc reads
+ * MALLOC_ARENA_MAX once, when a process starts, so a crawling command started without it replaces
+ * itself (execve: the same pid, so signals, kill -9 and the pid lock see one process) with itself
+ * under MALLOC_ARENA_MAX=2, before it loads the pipeline. A MALLOC_ARENA_MAX already set, whatever
+ * its value, is left alone.
+ */
+function withMallocArenaLimit(argv: readonly string[]): void {
+  if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX !== undefined) return;
+  if (!CRAWLING_COMMANDS.has(argv[2])) return;
+  process.execve?.(process.execPath, [process.execPath, ...process.execArgv, ...argv.slice(1)], {
+    ...process.env,
+    MALLOC_ARENA_MAX: '2',
+  });
+}
+
+withMallocArenaLimit(process.argv);
+
+const { Command: CommandClass, CommanderError } = await import('commander');
+const { exitCodeFor, reportFailure } = await import('./commands/failure.ts');
+const { commands } = await import('./commands/index.ts');
+const { cutText, MESSAGE_LIMIT, SOFTWARE_VERSION } = await import('./core/index.ts');
+const { duckDbMemoryLimit } = await import('./snapshot/index.ts');
 
 // commander quotes what it was given whole: one line, cut like every other failure message
 const usageErrors = {
@@ -15,8 +40,8 @@ const usageErrors = {
  * The `observatory` command. Options are parsed and validated here, once, into typed configs;
  * each subcommand's file (pipeline/commands/) hands its config to one stage's public entry.
  */
-export function buildProgram(): Command {
-  const program = new Command('observatory')
+function buildProgram(): Command {
+  const program = new CommandClass('observatory')
     .description('Linked Data Observatory: crawl the Web of Data, publish snapshots, build the portal')
     .version(SOFTWARE_VERSION)
     .showSuggestionAfterError(true)

@@ -1,5 +1,6 @@
 import { urlPld } from '../core/index.ts';
 import { PldQueue } from './pld-queue.ts';
+import { doubled, UrlTable } from './url-table.ts';
 
 /** A URL as it enters a round: journaled at round start so that a resumed crawl rebuilds the round. */
 export type RoundUrl = readonly [url: string, depth: number];
@@ -11,25 +12,18 @@ const FETCHED_ELSEWHERE = -2;
 /** PLD of a URL whose PLD has not been needed yet. */
 const UNKNOWN_PLD = -1;
 
-/** A copy of `column` twice as long (the frontier's columns grow by doubling). */
-function doubled<C extends Int32Array | Uint8Array>(column: C): C {
-  const grown = new (column.constructor as new (length: number) => C)(column.length * 2);
-  grown.set(column);
-  return grown;
-}
-
 /**
  * The crawl frontier: every URL seen so far, per-PLD queues for the current round, and the
  * candidates discovered for the next one. Depth is the BFS distance from the seeds (what hop
  * limits and the adaptive budget look at); the round is when the URL is fetched.
  *
- * A crawl of a million URLs holds a million of everything here, so each URL is a number (its id):
- * what the frontier knows of it lives in typed arrays indexed by id, PLD names are interned, and
- * queues and candidates hold ids (bench: `npm run bench frontier`).
+ * A crawl of a million URLs holds a million of everything here, so each URL is a number (its id
+ * in a UrlTable, which keeps the URL's bytes off V8's heap): what the frontier knows of it lives in
+ * typed arrays indexed by id, PLD names are interned, and queues and candidates hold ids (bench:
+ * `npm run bench frontier`).
  */
 export class Frontier {
-  private readonly ids = new Map<string, number>();
-  private readonly urls: string[] = [];
+  private readonly urls = new UrlTable();
   private depths = new Int32Array(1024);
   private inlinks = new Int32Array(1024);
   /** Round the URL was assigned to, or CANDIDATE / FETCHED_ELSEWHERE. */
@@ -41,7 +35,7 @@ export class Frontier {
   private readonly pldIndex = new Map<string, number>();
   /** Queues by PLD index, in the order they were first used (activePlds keeps that order). */
   private readonly queues = new Map<number, PldQueue<number>>();
-  private readonly byUrl = (a: number, b: number) => (a === b ? 0 : this.urls[a] < this.urls[b] ? -1 : 1);
+  private readonly byUrl = (a: number, b: number) => (a === b ? 0 : this.urls.compare(a, b));
   private candidates: number[] = [];
   private queuedCount = 0;
 
@@ -52,7 +46,7 @@ export class Frontier {
 
   /** URLs known to the frontier (queued, done or candidates). */
   get seen(): number {
-    return this.urls.length;
+    return this.urls.size;
   }
 
   /** Candidates waiting for the next round. */
@@ -62,7 +56,7 @@ export class Frontier {
 
   /** Notes a link from a document at `fromDepth`; new URLs become candidates for the next round. */
   discover(url: string, fromDepth: number): void {
-    const id = this.ids.get(url);
+    const id = this.urls.id(url);
     if (id !== undefined) {
       this.inlinks[id]++;
       this.depths[id] = Math.min(this.depths[id], fromDepth + 1);
@@ -74,7 +68,7 @@ export class Frontier {
 
   /** Marks a URL as fetched elsewhere (a redirect target), so that it is not fetched again. */
   markSeen(url: string, depth: number): void {
-    if (!this.ids.has(url)) this.add(url, depth, 0, FETCHED_ELSEWHERE, true);
+    if (this.urls.id(url) === undefined) this.add(url, depth, 0, FETCHED_ELSEWHERE, true);
   }
 
   /**
@@ -91,7 +85,7 @@ export class Frontier {
     const joined: RoundUrl[] = [];
     for (const id of fresh.subarray(0, Math.max(0, Math.min(budget, fresh.length)))) {
       this.enqueue(id, round);
-      joined.push([urls[id], depths[id]]);
+      joined.push([urls.url(id), depths[id]]);
     }
     this.candidates = this.candidates.filter((id) => rounds[id] === CANDIDATE);
     return joined;
@@ -100,7 +94,7 @@ export class Frontier {
   /** Puts URLs into the current round directly (seeds, and the replay of a journaled round). */
   assign(urls: readonly RoundUrl[], round: number): void {
     for (const [url, depth] of urls) {
-      const id = this.ids.get(url) ?? this.add(url, depth, 0, CANDIDATE, false);
+      const id = this.urls.id(url) ?? this.add(url, depth, 0, CANDIDATE, false);
       this.depths[id] = Math.min(this.depths[id], depth);
       if (!this.done[id] && this.rounds[id] < 0) this.enqueue(id, round);
     }
@@ -135,24 +129,24 @@ export class Frontier {
     if (id === undefined) return undefined;
     this.queuedCount--;
     this.done[id] = 1;
-    return { url: this.urls[id], depth: this.depths[id] };
+    return { url: this.urls.url(id), depth: this.depths[id] };
   }
 
   /** Records a URL as done without taking it from a queue (journal replay). */
   markDone(url: string): void {
-    const id = this.ids.get(url);
+    const id = this.urls.id(url);
     if (id === undefined || this.done[id]) return;
     if (this.queues.get(this.pldOf(id))?.remove(id)) this.queuedCount--;
     this.done[id] = 1;
   }
 
   depthOf(url: string): number | undefined {
-    const id = this.ids.get(url);
+    const id = this.urls.id(url);
     return id === undefined ? undefined : this.depths[id];
   }
 
   private add(url: string, depth: number, inlinks: number, round: number, done: boolean): number {
-    const id = this.urls.length;
+    const id = this.urls.add(url);
     if (id === this.depths.length) {
       this.depths = doubled(this.depths);
       this.inlinks = doubled(this.inlinks);
@@ -160,8 +154,6 @@ export class Frontier {
       this.done = doubled(this.done);
       this.plds = doubled(this.plds);
     }
-    this.ids.set(url, id);
-    this.urls.push(url);
     this.depths[id] = depth;
     this.inlinks[id] = inlinks;
     this.rounds[id] = round;
@@ -172,7 +164,7 @@ export class Frontier {
 
   private pldOf(id: number): number {
     if (this.plds[id] !== UNKNOWN_PLD) return this.plds[id];
-    const name = urlPld(this.urls[id]);
+    const name = urlPld(this.urls.url(id));
     let index = this.pldIndex.get(name);
     if (index === undefined) {
       index = this.pldNames.push(name) - 1;

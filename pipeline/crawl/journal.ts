@@ -73,12 +73,36 @@ function unpack(p: PackedStatement): Statement {
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 const escapeSeparator = (c: string) => (c === '\u2028' ? '\\u2028' : '\\u2029');
 
-function encode(line: JournalLine, replacer?: (key: string, value: unknown) => unknown): string {
-  const json = JSON.stringify(
-    line.t === 'doc' ? { ...line, statements: line.statements.map(pack) } : line,
-    replacer,
-  );
-  return `${json.replace(LINE_SEPARATORS, escapeSeparator)}\n`;
+type Replacer = (key: string, value: unknown) => unknown;
+
+/**
+ * Statements per piece of a document line. A line is written piece by piece, never made whole:
+ * a document of 100,000 statements is a line of tens of MB, which as one string (and its packed
+ * copy, and its UTF-8 bytes) the main thread would hold at once for every large document.
+ */
+const STATEMENTS_PER_PIECE = 2048;
+
+/**
+ * The text of a journal line, in pieces that joined are JSON.stringify of the line (its
+ * statements packed and last), with a newline at the end.
+ */
+function* encode(line: JournalLine, replacer?: Replacer): Generator<string> {
+  const escaped = (text: string) => text.replace(LINE_SEPARATORS, escapeSeparator);
+  if (line.t !== 'doc') {
+    yield `${escaped(JSON.stringify(line, replacer))}\n`;
+    return;
+  }
+  const { statements, ...rest } = line;
+  let piece = `${JSON.stringify(rest, replacer).slice(0, -1)},"statements":[`;
+  for (let i = 0; i < statements.length; i++) {
+    if (i > 0) piece += ',';
+    piece += JSON.stringify(pack(statements[i]), replacer);
+    if ((i + 1) % STATEMENTS_PER_PIECE === 0) {
+      yield escaped(piece);
+      piece = '';
+    }
+  }
+  yield `${escaped(piece)}]}\n`;
 }
 
 /**
@@ -302,7 +326,7 @@ export function openJournal(dir: string, options: { syncEveryMs?: number; logger
       return damaged;
     },
     append(line) {
-      writeSync(fd, encode(line));
+      for (const piece of encode(line)) writeSync(fd, piece);
       dirty = true;
     },
     close() {
@@ -385,7 +409,7 @@ export async function writeJournalDocuments(
   documents: AsyncIterable<CrawledDocument>,
 ): Promise<void> {
   async function* lines(): AsyncGenerator<string> {
-    for await (const doc of documents) yield encode({ t: 'doc', depth: 0, ...doc }, wellFormed);
+    for await (const doc of documents) yield* encode({ t: 'doc', depth: 0, ...doc }, wellFormed);
   }
   await pipeline(lines(), createWriteStream(file));
 }

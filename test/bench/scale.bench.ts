@@ -11,7 +11,8 @@
  * which also gives the crawl's own peak RSS and the RSS the publish starts on (after the full
  * collection between them): when the peak of the whole run is above the crawl's, the publish set
  * it. The command is one process (DuckDB and the parse workers are threads of it), so the maxrss
- * of /usr/bin/time is the peak of everything it runs; the load average is printed beside each size.
+ * of /usr/bin/time is the peak of everything it runs (also after the command replaced itself to run
+ * under MALLOC_ARENA_MAX=2, pipeline/cli.ts: the same process); the load average is printed beside each size.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

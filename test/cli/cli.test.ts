@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 
 const cli = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
@@ -19,4 +22,51 @@ test('an unknown option is one line on stderr and exit code 2', () => {
   assert.equal(r.status, 2);
   assert.equal(r.stderr.trim().split('\n').length, 1);
   assert.match(r.stderr, /unknown option/);
+});
+
+/** Runs the CLI with note-process.ts loaded, and returns the process images it ran as. */
+function images(env: Record<string, string>, ...args: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-images-'));
+  try {
+    const file = join(dir, 'images.ndjson');
+    const r = spawnSync(process.execPath, ['--import', noteProcess, cli, ...args], {
+      encoding: 'utf8',
+      env: { ...withoutArenaMax, ...env, NOTE_PROCESS_FILE: file },
+    });
+    const notes = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { pid: number; arenas: string | null; argv: string[] });
+    return { status: r.status, stdout: r.stdout, notes };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const noteProcess = new URL('./note-process.ts', import.meta.url).pathname;
+const { MALLOC_ARENA_MAX: _, ...withoutArenaMax } = process.env;
+
+test('a crawling command replaces itself once with MALLOC_ARENA_MAX=2, same pid, same arguments', () => {
+  const r = images({}, 'snapshot', '--no-such-option');
+  assert.equal(r.status, 2, 'the exit code is the command’s');
+  assert.deepEqual(
+    r.notes.map((n) => n.arenas),
+    [null, '2'],
+  );
+  assert.equal(r.notes[0].pid, r.notes[1].pid);
+  assert.deepEqual(r.notes[1].argv, ['snapshot', '--no-such-option']);
+});
+
+test('a MALLOC_ARENA_MAX already set, or a command that does not crawl, runs as started', () => {
+  assert.deepEqual(
+    images({ MALLOC_ARENA_MAX: '4' }, 'tick', '--help').notes.map((n) => n.arenas),
+    ['4'],
+  );
+  const help = images({}, 'stats', '--help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /Usage: observatory stats/);
+  assert.deepEqual(
+    help.notes.map((n) => n.arenas),
+    [null],
+  );
 });

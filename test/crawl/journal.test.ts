@@ -212,3 +212,18 @@ test('a journal of lines longer than the read chunk, multi-byte characters acros
   );
   assert.deepEqual(lines.slice(1, -1), docs);
 });
+
+test('a large document line, written in pieces, is the JSON text of the whole line, separators escaped in every piece', () => {
+  const dir = tempDir();
+  const j = openJournal(dir);
+  const many: Statement[] = Array.from({ length: 5_000 }, (_, k) => ({
+    ...statements[0],
+    object: k === 4_500 ? 'line\u2028separator' : `value ${k}`,
+  }));
+  j.append({ t: 'doc', depth: 1, record, statements: many });
+  j.close();
+  const text = readFileSync(join(dir, JOURNAL_FILE), 'utf8');
+  const packed = many.map((s) => [s.subject, s.predicate, s.object, 'l', s.datatype, s.lang]);
+  const whole = JSON.stringify({ t: 'doc', depth: 1, record, statements: packed });
+  assert.equal(text, `${whole.replace('\u2028', '\\u2028')}\n`);
+});
