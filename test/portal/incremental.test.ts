@@ -8,11 +8,12 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CatalogueEntry } from '../../pipeline/snapshot/index.ts';
 import { buildPortal } from '../../pipeline/stats/index.ts';
 import { digestCachePath } from '../../pipeline/stats/snapshot-digest.ts';
+import { siteTree } from './site-tree.ts';
 import { publishEntries, writeTenYears } from './ten-years.ts';
 
 let work: string;
@@ -32,22 +33,6 @@ before(async () => {
 after(async () => {
   await rm(work, { recursive: true, force: true });
 });
-
-/** Path -> SHA-256 of every file under `dir`. */
-async function tree(dir: string): Promise<Map<string, string>> {
-  const files = (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile());
-  const out = new Map<string, string>();
-  for (const f of files) {
-    const path = join(f.parentPath, f.name);
-    out.set(
-      relative(dir, path),
-      createHash('sha256')
-        .update(await readFile(path))
-        .digest('hex'),
-    );
-  }
-  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
-}
 
 /** A data folder whose cache holds only the published digests. */
 async function freshData(): Promise<string> {
@@ -69,7 +54,7 @@ async function build(data: string, out = join(work, `out-${builds++}`)): Promise
     baseUrl: 'http://127.0.0.1:8080/',
     downloadsUrl: 'https://downloads.example/snapshots/',
   });
-  return tree(out);
+  return siteTree(out);
 }
 
 test('a rebuild after a new snapshot, a republished one and a withdrawn one writes the site a cold build writes', async () => {

@@ -5,13 +5,13 @@
  * over the full folder on disk; a rebuild after a new snapshot fetches only that snapshot's files.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
 import { publishWeek, source, WEEK1, WEEK2, week1, week2 } from '../snapshot/sample-crawl.ts';
+import { siteTree } from './site-tree.ts';
 
 const WEEK3 = WEEK2 + 7 * 86_400_000;
 /** The sample crawl's first or second week's documents, as a publish source. */
@@ -34,22 +34,6 @@ after(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-/** Path -> SHA-256 of every file under `dir`. */
-async function tree(dir: string): Promise<Map<string, string>> {
-  const files = (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile());
-  const out = new Map<string, string>();
-  for (const f of files) {
-    const path = join(f.parentPath, f.name);
-    out.set(
-      relative(dir, path),
-      createHash('sha256')
-        .update(await readFile(path))
-        .digest('hex'),
-    );
-  }
-  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
 async function folderBytes(dir: string): Promise<number> {
   const files = (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile());
   let bytes = 0;
@@ -67,24 +51,27 @@ async function fetchedFiles(root: string): Promise<Record<string, string[]>> {
 
 test('built from the published folder over HTTP: the site of a build on disk, from a fraction of the bytes', async () => {
   const local = join(work, 'site-local');
-  await buildPortal({
-    root: published,
-    out: local,
-    dataDir: join(work, 'data-local'),
-    baseUrl: BASE_URL,
-    downloadsUrl: server.url,
-  });
+  const buildLocal = () =>
+    buildPortal({
+      root: published,
+      out: local,
+      dataDir: join(work, 'data-local'),
+      baseUrl: BASE_URL,
+      downloadsUrl: server.url,
+    });
   const remoteRoot = join(work, 'remote');
   const remote = join(work, 'site-remote');
-  const data = join(work, 'data-remote');
-  const built = await buildPortal({
-    root: remoteRoot,
-    out: remote,
-    dataDir: data,
-    baseUrl: BASE_URL,
-    snapshotsUrl: server.url,
-  });
-  assert.deepEqual(await tree(remote), await tree(local));
+  const buildRemote = () =>
+    buildPortal({
+      root: remoteRoot,
+      out: remote,
+      dataDir: join(work, 'data-remote'),
+      baseUrl: BASE_URL,
+      snapshotsUrl: server.url,
+    });
+  await buildLocal();
+  const built = await buildRemote();
+  assert.deepEqual(await siteTree(remote), await siteTree(local));
   // the history totals are built cold here, so both tables of both weeks; the digests are published
   const cold = ['SHA256SUMS', 'changes.parquet', 'digest.json', 'documents.parquet', 'manifest.json'];
   assert.deepEqual(await fetchedFiles(remoteRoot), { '2026-11-16': cold, '2026-11-23': cold });
@@ -94,23 +81,11 @@ test('built from the published folder over HTTP: the site of a build on disk, fr
 
   // a new week: the rebuild fetches index.json and that week's files, nothing of the older weeks
   await publishWeek(published, WEEK3, source(week1()));
-  const warm = await buildPortal({
-    root: remoteRoot,
-    out: remote,
-    dataDir: data,
-    baseUrl: BASE_URL,
-    snapshotsUrl: server.url,
-  });
+  const warm = await buildRemote();
   assert.equal(warm.fetched?.files, 1 + cold.length);
   assert.deepEqual((await fetchedFiles(remoteRoot))['2026-11-30'], cold);
-  await buildPortal({
-    root: published,
-    out: local,
-    dataDir: join(work, 'data-local'),
-    baseUrl: BASE_URL,
-    downloadsUrl: server.url,
-  });
-  assert.deepEqual(await tree(remote), await tree(local));
+  await buildLocal();
+  assert.deepEqual(await siteTree(remote), await siteTree(local));
 });
 
 test('a build without its cache takes the history totals from the published site, and reads only the new week', async () => {
@@ -118,7 +93,7 @@ test('a build without its cache takes the history totals from the published site
   await publishWeek(origin, WEEK1, sampleWeek(1));
   await publishWeek(origin, WEEK2, sampleWeek(2));
   const downloads = await servePortal({ dir: origin });
-  const site = join(work, 'site-state');
+  const site = join(work, 'site-state-first');
   const siteServer = await servePortal({ dir: site }); // listen first: the site's base URL is its address
   try {
     const build = (n: string, root: string) =>
@@ -129,13 +104,7 @@ test('a build without its cache takes the history totals from the published site
         baseUrl: siteServer.url,
         snapshotsUrl: downloads.url,
       });
-    await buildPortal({
-      root: join(work, 'remote-state-first'),
-      out: site,
-      dataDir: join(work, 'data-state-first'),
-      baseUrl: siteServer.url,
-      snapshotsUrl: downloads.url,
-    });
+    await build('first', join(work, 'remote-state-first'));
     assert.ok((await readdir(join(site, 'portal-state', 'history'))).includes('state.json'));
     await publishWeek(origin, WEEK3, sampleWeek(1));
     const remoteRoot = join(work, 'remote-state');
@@ -157,7 +126,10 @@ test('a build without its cache takes the history totals from the published site
       baseUrl: siteServer.url,
       downloadsUrl: downloads.url,
     });
-    assert.deepEqual(await tree(join(work, 'site-state-remote')), await tree(join(work, 'site-state-local')));
+    assert.deepEqual(
+      await siteTree(join(work, 'site-state-remote')),
+      await siteTree(join(work, 'site-state-local')),
+    );
   } finally {
     await siteServer.close();
     await downloads.close();
