@@ -6,8 +6,8 @@ import { createGunzip } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StreamParser } from 'n3';
 import type { Progress } from '../core/index.ts';
-import { ObservatoryError } from '../core/index.ts';
 import { sqlString } from './duckdb-session.ts';
+import { corrupt } from './folder-error.ts';
 import type { ManifestFile, SnapshotManifest } from './manifest.ts';
 import { exportNquads } from './nquads-export.ts';
 import { countGraphStatements, type ExportedSnapshot, exportTable } from './parquet-export.ts';
@@ -56,10 +56,6 @@ export interface SnapshotOutput {
   write(ctx: WriteContext): Promise<readonly WrittenFile[]>;
   /** Throws a `corrupt` error naming the problem. */
   check(ctx: CheckContext): Promise<void>;
-}
-
-export function corrupt(folder: string, problem: string): ObservatoryError {
-  return new ObservatoryError('corrupt', `${folder}: ${problem}`);
 }
 
 function listed(ctx: CheckContext, name: string): ManifestFile {

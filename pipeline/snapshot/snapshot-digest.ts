@@ -2,9 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { countBy, queryRows, retrievedRdf } from './duckdb-session.ts';
+import { corrupt } from './folder-error.ts';
 import type { SnapshotManifest } from './manifest.ts';
 import type { CheckContext, SnapshotOutput } from './outputs.ts';
-import { corrupt } from './outputs.ts';
 import {
   parquetFileName,
   readTableSql,

@@ -3,8 +3,9 @@ import { basename, join } from 'node:path';
 import type { ObservatoryError, Progress } from '../core/index.ts';
 import { openDuckDb } from './duckdb-session.ts';
 import { hashFile, ioError } from './durable-fs.ts';
+import { corrupt } from './folder-error.ts';
 import { parseChecksums, readManifest, type SnapshotManifest } from './manifest.ts';
-import { corrupt, OUTPUTS } from './outputs.ts';
+import { OUTPUTS } from './outputs.ts';
 import { CHECKSUMS_FILE, isSchemaVersion, MANIFEST_FILE, SNAPSHOT_SCHEMA_VERSION } from './schema.ts';
 
 /** What a successful verification checked. */

@@ -4,8 +4,8 @@ import { readArchivedResponse, warcFilesIn } from '../archive/index.ts';
 import { writeCdxjLines } from './cdxj-draft.ts';
 import { sqlString } from './duckdb-session.ts';
 import { ioError, linkOrCopy } from './durable-fs.ts';
+import { corrupt } from './folder-error.ts';
 import type { CheckContext, SnapshotOutput, WriteContext, WrittenFile } from './outputs.ts';
-import { corrupt } from './outputs.ts';
 import { parquetFileName } from './schema.ts';
 
 /** The CDXJ index of the snapshot's WARC files, beside them (pywb and ReplayWeb.page read it). */
