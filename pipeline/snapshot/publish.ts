@@ -282,12 +282,6 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
     session.close();
     session = await open();
     phase('staging');
-    // indexed in JS while DuckDB detects changes and sorts the quads on its own threads (see
-    // draftCdxj); started after staging, whose peak is the publish's, so that it adds nothing to it
-    const draft = draftCdxj(options.archive ?? null, scratch.outputs);
-    // awaited by the archive output, or by close; a failure is thrown there
-    draft.catch(() => {});
-    cdxjDraft = draft;
     log.info({ snapshot: options.name, documents: staged.documents }, 'crawl staged for publishing');
     if (staged.orphaned > 0) {
       log.warn(
@@ -296,6 +290,15 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
       );
     }
     const publishedAlready = await exists(folder);
+    // indexed in JS while DuckDB detects changes and sorts the quads on its own threads (see
+    // draftCdxj); started after staging, whose peak is the publish's, so that it adds nothing to
+    // it, and only when there is a folder to build
+    const draft = publishedAlready
+      ? Promise.resolve(null)
+      : draftCdxj(options.archive ?? null, scratch.outputs);
+    // awaited by the archive output, or by close; a failure is thrown there
+    draft.catch(() => {});
+    cdxjDraft = draft;
     const { connection } = session;
     let detected: Promise<readonly string[]> | null = null;
     const detect = () => {
