@@ -26,25 +26,35 @@ const DRAFT_HEAP_MB = 48;
  * The indexer inflates every record in JavaScript (20-26 s for the 127 MB archive of a
  * 50,000-document week), so a publish starts it once staging is done, on a thread of its own whose heap
  * is capped (measured: +90 MiB instead of +190 on the main heap), and the archive output only
- * sorts what it wrote. A record too large for that heap (the indexer holds one whole) is indexed
- * again on the main thread. The WARC files are complete once the crawl has ended.
+ * sorts what it wrote. Should the worker run out of that heap (24 MiB did on a 50,000-document
+ * week's archive; a single 96 MB record does not, bodies being outside the heap), the lines are
+ * written again on the main thread. The WARC files are complete once the crawl has ended.
  */
-export async function draftCdxj(archive: string | null, scratch: string): Promise<CdxjDraft | null> {
+export async function draftCdxj(
+  archive: string | null,
+  scratch: string,
+  heapMb = DRAFT_HEAP_MB,
+): Promise<CdxjDraft | null> {
   if (archive === null) return null;
   const names = warcFilesIn(archive);
   if (names.length === 0) return null;
   const file = join(scratch, 'index.cdxj.unsorted');
-  const lines = await draftInWorker(archive, names, file).catch((error: unknown) => {
+  const lines = await draftInWorker(archive, names, file, heapMb).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') throw error;
     return writeCdxjLines(archive, names, file);
   });
   return { file, lines };
 }
 
-function draftInWorker(archive: string, names: readonly string[], file: string): Promise<number> {
+function draftInWorker(
+  archive: string,
+  names: readonly string[],
+  file: string,
+  heapMb: number,
+): Promise<number> {
   const worker = new Worker(DRAFT_WORKER, {
     workerData: { archive, names, file },
-    resourceLimits: { maxOldGenerationSizeMb: DRAFT_HEAP_MB, maxYoungGenerationSizeMb: 4 },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 4 },
   });
   return new Promise<number>((resolve, reject) => {
     let posted: number | null = null;
