@@ -135,6 +135,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
           (await snapshotDigest(
             session.connection,
             join(o.root, entry.name),
+            manifest,
             entry.manifestSha256,
             o.cacheDir,
           )),

@@ -9,6 +9,7 @@ import {
   CATALOGUE_FILE,
   type CatalogueEntry,
   CHECKSUMS_FILE,
+  DIGEST_FILE,
   hashFile,
   MANIFEST_FILE,
   parquetFileName,
@@ -20,7 +21,7 @@ import {
   type TableName,
   writeFileAtomic,
 } from '../snapshot/index.ts';
-import { HISTORY_DIR, historyFilesOf, historyReads } from './history-state.ts';
+import { HISTORY_DIR, HISTORY_KEY_FILE, historyFilesOf, historyReads } from './history-state.ts';
 import { inParallel } from './in-parallel.ts';
 import { latestWeekly } from './latest-alias.ts';
 import { cachedDigest } from './snapshot-digest.ts';
@@ -46,9 +47,10 @@ async function get(url: string): Promise<Response> {
   try {
     response = await fetch(url, { redirect: 'follow' });
   } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
     throw unavailable(
       url,
-      `${(error as Error).message} (${String((error as { cause?: unknown }).cause ?? '')})`,
+      cause === undefined ? (error as Error).message : `${(error as Error).message} (${cause})`,
     );
   }
   if (!response.ok || !response.body) {
@@ -104,7 +106,7 @@ export const PORTAL_STATE_DIR = 'portal-state';
 async function fetchHistoryState(url: string, dir: string): Promise<FetchedInputs> {
   let key: string;
   try {
-    const response = await fetch(`${url}state.json`);
+    const response = await fetch(`${url}${HISTORY_KEY_FILE}`);
     if (!response.ok) {
       await response.body?.cancel();
       return { files: 0, bytes: 0 };
@@ -115,6 +117,8 @@ async function fetchHistoryState(url: string, dir: string): Promise<FetchedInput
   }
   const names = historyFilesOf(key);
   if (!names) return { files: 0, bytes: 0 };
+  // what the folder held could not be used (else nothing is fetched): it goes, not to linger in the cache
+  await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   let bytes = Buffer.byteLength(key);
   try {
@@ -173,8 +177,8 @@ export async function fetchPortalInputs(o: {
     bytes += got;
   };
   const manifests = await inParallel(catalogue, PARALLEL_DOWNLOADS, async (entry) => {
-    await mkdir(join(o.root, entry.name), { recursive: true });
     const folder = join(o.root, entry.name);
+    await mkdir(folder, { recursive: true });
     await fetchFile(entry, MANIFEST_FILE, entry.manifestSha256);
     // SHA256SUMS is pinned through the manifest's line in it: one that names this manifest is current
     const sums = join(folder, CHECKSUMS_FILE);
@@ -191,7 +195,7 @@ export async function fetchPortalInputs(o: {
   const wanted = new Map<CatalogueEntry, Set<TableName>>(catalogue.map((e) => [e, new Set()]));
   await inParallel(catalogue, PARALLEL_DOWNLOADS, async (entry, i) => {
     if (await cachedDigest(o.cacheDir, entry.manifestSha256)) return;
-    const digest = listedFile(manifests[i], 'digest.json');
+    const digest = listedFile(manifests[i], DIGEST_FILE);
     if (digest) await fetchFile(entry, digest.name, digest.sha256);
     if (!digest || !(await publishedDigest(join(o.root, entry.name), manifests[i])))
       for (const table of DIGEST_TABLES) wanted.get(entry)?.add(table);

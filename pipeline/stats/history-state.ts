@@ -86,7 +86,7 @@ function foldSql(root: string, names: readonly string[]): Record<StateTable, str
 
 async function readKey(dir: string): Promise<StateKey | null> {
   try {
-    const key = JSON.parse(await readFile(join(dir, KEY_FILE), 'utf8')) as StateKey;
+    const key = JSON.parse(await readFile(join(dir, HISTORY_KEY_FILE), 'utf8')) as StateKey;
     return key.version === STATE_VERSION ? key : null;
   } catch {
     return null; // no state yet (or unreadable): start from nothing
@@ -97,11 +97,12 @@ const stateFile = (dir: string, table: StateTable, id: string) => join(dir, `${t
 
 /** The folder of `cacheDir` holding the totals; the portal also publishes it (build-portal.ts). */
 export const HISTORY_DIR = 'history';
-const KEY_FILE = 'state.json';
+/** The key of the totals: which snapshots they sum, and the suffix of their files. */
+export const HISTORY_KEY_FILE = 'state.json';
 
 /** The files of a key's totals, key first, as names inside the history folder. */
 function keyFiles(key: StateKey): string[] {
-  return [KEY_FILE, ...(Object.keys(TABLES) as StateTable[]).map((t) => `${t}-${key.id}.parquet`)];
+  return [HISTORY_KEY_FILE, ...(Object.keys(TABLES) as StateTable[]).map((t) => `${t}-${key.id}.parquet`)];
 }
 
 /** The files of the cached totals in `cacheDir` (names inside its history folder), none when there are none. */
@@ -185,8 +186,11 @@ export async function loadHistoryState(
       `COPY (FROM ${table} ORDER BY ${KEYS[table]}) TO ${sqlString(stateFile(dir, table, id))} (FORMAT parquet)`,
     );
   // the key names the files only once they are all written; then the old files go
-  await writeFile(join(dir, `${KEY_FILE}.tmp`), JSON.stringify({ version: STATE_VERSION, covers, id }));
-  await rename(join(dir, `${KEY_FILE}.tmp`), join(dir, KEY_FILE));
+  await writeFile(
+    join(dir, `${HISTORY_KEY_FILE}.tmp`),
+    JSON.stringify({ version: STATE_VERSION, covers, id }),
+  );
+  await rename(join(dir, `${HISTORY_KEY_FILE}.tmp`), join(dir, HISTORY_KEY_FILE));
   if (old && old.id !== id)
     for (const table of Object.keys(TABLES) as StateTable[])
       await rm(stateFile(dir, table, old.id), { force: true });

@@ -5,8 +5,8 @@ import {
   computeDigest,
   DIGEST_VERSION,
   publishedDigest,
-  readManifest,
   type SnapshotDigest,
+  type SnapshotManifest,
 } from '../snapshot/index.ts';
 
 /** Where the digest of the snapshot whose manifest has this SHA-256 is cached. */
@@ -32,12 +32,12 @@ export async function cachedDigest(cacheDir: string, manifestSha256: string): Pr
 export async function snapshotDigest(
   connection: DuckDBConnection,
   folder: string,
+  manifest: SnapshotManifest,
   manifestSha256: string,
   cacheDir: string,
 ): Promise<SnapshotDigest> {
   const cached = await cachedDigest(cacheDir, manifestSha256);
   if (cached) return cached;
-  const manifest = await readManifest(folder);
   const digest =
     (await publishedDigest(folder, manifest)) ?? (await computeDigest(connection, folder, manifest));
   await mkdir(cacheDir, { recursive: true });

@@ -6,7 +6,13 @@ import { after, before, test } from 'node:test';
 import { manualClock } from '../../pipeline/core/index.ts';
 import { readHistoryStats } from '../../pipeline/schedule/estimate/history-stats.ts';
 import { snapshotHistories } from '../../pipeline/schedule/index.ts';
-import { openDuckDb, publishSnapshot, readSchedule, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import {
+  openDuckDb,
+  publishSnapshot,
+  readManifest,
+  readSchedule,
+  verifySnapshot,
+} from '../../pipeline/snapshot/index.ts';
 import { computePortalData, statsOptions } from '../../pipeline/stats/index.ts';
 import { snapshotDigest } from '../../pipeline/stats/snapshot-digest.ts';
 import { readRows } from './read-rows.ts';
@@ -70,6 +76,7 @@ test('the portal statistics read a history that mixes both schema versions', asy
   const digest = await snapshotDigest(
     session.connection,
     join(root, '2026-11-16'),
+    await readManifest(join(root, '2026-11-16')),
     'schema-1-fixture',
     join(root, '.cache'),
   ).finally(() => session.close());
