@@ -43,38 +43,9 @@ const round2 = (x: number) => (x === 0 || !Number.isFinite(x) ? x : Number(x.toP
 
 interface DocumentRate {
   readonly url: string;
-  readonly kernel: boolean;
   readonly comparisons: number;
   readonly changes: number;
   readonly estimate: ChangeRateEstimate;
-}
-
-/** Every document with a comparison, with its change rate per unit of time estimated from the totals. */
-async function documentRates(connection: DuckDBConnection): Promise<DocumentRate[]> {
-  const rows = numbers(
-    (
-      await connection.runAndReadAll(
-        `SELECT d.url, d.kernel, d.comparisons, d.changes, d.unchanged_seconds, g.changes, g.seconds
-         FROM h_documents AS d LEFT JOIN h_change_gaps AS g USING (url) WHERE d.comparisons > 0
-         ORDER BY d.url, g.bucket`,
-      )
-    ).getRows(),
-  );
-  const out: DocumentRate[] = [];
-  for (let i = 0; i < rows.length; ) {
-    const [url, kernel, comparisons, changes, unchanged] = rows[i];
-    const gaps: ChangedGaps[] = [];
-    for (; i < rows.length && rows[i][0] === url; i++)
-      if (rows[i][5] !== null) gaps.push({ changes: Number(rows[i][5]), seconds: Number(rows[i][6]) });
-    out.push({
-      url: String(url),
-      kernel: Boolean(kernel),
-      comparisons: Number(comparisons),
-      changes: Number(changes),
-      estimate: estimateChangeRate(Number(comparisons), gaps, Number(unchanged)),
-    });
-  }
-  return out;
 }
 
 /**
@@ -87,51 +58,97 @@ const FREQUENCY_BUCKETS: ReadonlyArray<readonly [string, number]> = [
   ['1/wk to <1/day', 7],
   ['1/day or more', Number.POSITIVE_INFINITY],
 ];
+const NO_CHANGE = 'no change seen';
 
-/** Documents by estimated changes a week; those without a change seen apart, whatever their observed time. */
-function frequencyTable(documents: readonly DocumentRate[]): DataTable {
-  const counts = new Map<string, number>();
-  for (const d of documents) {
-    const label =
-      d.changes === 0
-        ? 'no change seen'
-        : (FREQUENCY_BUCKETS.find(([, below]) => d.estimate.perWeek < below)?.[0] ?? '');
-    counts.set(label, (counts.get(label) ?? 0) + 1);
-  }
-  const order = ['no change seen', ...FREQUENCY_BUCKETS.map(([label]) => label)];
-  return asTable(
-    ['changes a week (estimated)', 'kernel documents'],
-    order.filter((label) => counts.has(label)).map((label) => [label, counts.get(label)]),
+/** What the documents' estimates add up to, kept while they stream by. */
+interface RateFigures {
+  /** Kernel documents per frequency bucket. */
+  readonly frequency: Map<string, number>;
+  /** The TOP documents with a change, by estimated rate (then URL). */
+  readonly top: DocumentRate[];
+  /** Per PLD, the sum of its documents' estimated changes a week, and how many documents. */
+  readonly plds: Map<string, { sum: number; rated: number }>;
+}
+
+const byRate = (a: DocumentRate, b: DocumentRate) =>
+  b.estimate.perWeek - a.estimate.perWeek || (a.url < b.url ? -1 : 1);
+
+/**
+ * Every document with a comparison, its change rate per unit of time estimated from the totals
+ * (change-rates.ts) and folded into RateFigures as the rows stream from DuckDB: a history holds a
+ * row per document ever seen, so neither the rows nor the estimates are held all at once.
+ */
+async function rateFigures(connection: DuckDBConnection): Promise<RateFigures> {
+  const figures: RateFigures = { frequency: new Map(), top: [], plds: new Map() };
+  const add = (row: unknown[], gaps: ChangedGaps[]) => {
+    const [url, kernel, pld, comparisons, changes, unchanged] = row;
+    const d: DocumentRate = {
+      url: String(url),
+      comparisons: Number(comparisons),
+      changes: Number(changes),
+      estimate: estimateChangeRate(Number(comparisons), gaps, Number(unchanged)),
+    };
+    if (kernel) {
+      const label =
+        d.changes === 0
+          ? NO_CHANGE
+          : (FREQUENCY_BUCKETS.find(([, below]) => d.estimate.perWeek < below)?.[0] ?? '');
+      figures.frequency.set(label, (figures.frequency.get(label) ?? 0) + 1);
+    }
+    if (d.changes > 0 && (figures.top.length < TOP || byRate(d, figures.top[TOP - 1]) < 0)) {
+      figures.top.push(d);
+      figures.top.sort(byRate);
+      figures.top.length = Math.min(figures.top.length, TOP);
+    }
+    if (pld !== null) {
+      const p = figures.plds.get(String(pld)) ?? { sum: 0, rated: 0 };
+      figures.plds.set(String(pld), { sum: p.sum + d.estimate.perWeek, rated: p.rated + 1 });
+    }
+  };
+  const result = await connection.stream(
+    `SELECT d.url, d.kernel, p.pld, d.comparisons, d.changes, d.unchanged_seconds, g.changes, g.seconds
+     FROM h_documents AS d LEFT JOIN h_change_gaps AS g USING (url)
+       LEFT JOIN (SELECT url, min(pld) AS pld FROM h_pld_documents GROUP BY url) AS p USING (url)
+     WHERE d.comparisons > 0 ORDER BY d.url, g.bucket`,
   );
+  // a document's rows (one per gap bucket) are consecutive, and may span two chunks
+  let current: unknown[] | null = null;
+  let gaps: ChangedGaps[] = [];
+  for await (const rows of result.yieldRows()) {
+    for (const row of numbers(rows)) {
+      if (current !== null && row[0] !== current[0]) {
+        add(current, gaps);
+        gaps = [];
+      }
+      current = row;
+      if (row[6] !== null) gaps.push({ changes: Number(row[6]), seconds: Number(row[7]) });
+    }
+  }
+  if (current !== null) add(current, gaps);
+  return figures;
 }
 
 /**
  * PLDs with enough comparisons, ranked by the mean estimated changes a week of their documents
  * (each document weighs the same, however often it was visited); the share of comparisons that
- * found a change is the example query's figure, kept beside it.
+ * found a change is the example query's figure (`perPld`, one row per PLD), kept beside it.
  */
-function pldTables(rows: unknown[][], perWeek: ReadonlyMap<string, number>) {
-  const plds = new Map<
-    string,
-    { documents: number; comparisons: number; changes: number; share: unknown; sum: number; rated: number }
-  >();
-  for (const [pld, url, comparisons, changes, share] of rows) {
-    const p = plds.get(String(pld)) ?? { documents: 0, comparisons: 0, changes: 0, share, sum: 0, rated: 0 };
-    plds.set(String(pld), p);
-    p.documents++;
-    p.comparisons += Number(comparisons);
-    p.changes += Number(changes);
-    const rate = perWeek.get(String(url));
-    if (rate !== undefined) {
-      p.sum += rate;
-      p.rated++;
-    }
-  }
-  const ranked = [...plds]
-    .filter(([, p]) => p.comparisons >= MIN_COMPARISONS && p.rated > 0)
-    .map(
-      ([pld, p]) => [pld, p.documents, p.comparisons, p.changes, p.share, round2(p.sum / p.rated)] as const,
-    );
+function pldTables(perPld: unknown[][], rates: RateFigures['plds']) {
+  const ranked = perPld.flatMap(([pld, documents, comparisons, changes, share]) => {
+    const rate = rates.get(String(pld));
+    return Number(comparisons) >= MIN_COMPARISONS && rate
+      ? [
+          [
+            String(pld),
+            documents,
+            Number(comparisons),
+            changes,
+            share,
+            round2(rate.sum / rate.rated),
+          ] as const,
+        ]
+      : [];
+  });
   const table = (order: 1 | -1) =>
     asTable(
       ['PLD', 'documents', 'comparisons', 'changes', 'change rate', 'changes a week (mean)'],
@@ -164,14 +181,18 @@ export async function queryHistory(connection: DuckDBConnection): Promise<Histor
      FROM (SELECT date_diff('second', first_seen, last_seen) / 86400 AS d FROM ${lifespans}) GROUP BY 1 ORDER BY 3`,
   );
   const fresh = await run('SELECT first_snapshot, count(*) FROM h_pld_first GROUP BY 1');
-  const documents = await documentRates(connection);
-  // change-frequency-per-pld.sql's change_rate beside each of the PLD's documents
-  const plds = await run(
-    `SELECT pld, url, comparisons, changes, ${rate('sum(changes) OVER (PARTITION BY pld)', 'sum(comparisons) OVER (PARTITION BY pld)')}
-     FROM h_pld_documents ORDER BY pld, url`,
+  const rates = await rateFigures(connection);
+  // change-frequency-per-pld.sql
+  const perPld = await run(
+    `SELECT pld, count(*), sum(comparisons)::BIGINT AS comparisons, sum(changes)::BIGINT,
+       ${rate('sum(changes)', 'sum(comparisons)')} FROM h_pld_documents GROUP BY pld`,
   );
+  const order = [NO_CHANGE, ...FREQUENCY_BUCKETS.map(([label]) => label)];
   return {
-    changeFrequency: frequencyTable(documents.filter((d) => d.kernel)),
+    changeFrequency: asTable(
+      ['changes a week (estimated)', 'kernel documents'],
+      order.filter((label) => rates.frequency.has(label)).map((label) => [label, rates.frequency.get(label)]),
+    ),
     availability: asTable(
       ['availability', 'documents'],
       availability.map((r) => r.slice(0, 2)),
@@ -180,21 +201,17 @@ export async function queryHistory(connection: DuckDBConnection): Promise<Histor
       ['observed for', 'documents'],
       lifespan.map((r) => r.slice(0, 2)),
     ),
-    ...pldTables(plds, new Map(documents.map((d) => [d.url, d.estimate.perWeek]))),
+    ...pldTables(perPld, rates.plds),
     mostDynamicDocuments: asTable(
       ['document', 'comparisons', 'changes', 'observed days', 'changes a week', '95% interval'],
-      documents
-        .filter((d) => d.changes > 0)
-        .sort((a, b) => b.estimate.perWeek - a.estimate.perWeek || (a.url < b.url ? -1 : 1))
-        .slice(0, TOP)
-        .map((d) => [
-          d.url,
-          d.comparisons,
-          d.changes,
-          Math.round(d.estimate.observedDays),
-          round2(d.estimate.perWeek),
-          `${round2(d.estimate.low)} to ${round2(d.estimate.high)}`,
-        ]),
+      rates.top.map((d) => [
+        d.url,
+        d.comparisons,
+        d.changes,
+        Math.round(d.estimate.observedDays),
+        round2(d.estimate.perWeek),
+        `${round2(d.estimate.low)} to ${round2(d.estimate.high)}`,
+      ]),
     ),
     newPlds: new Map(fresh.map(([name, n]) => [String(name), Number(n)])),
   };
