@@ -23,9 +23,10 @@ export interface ChangeRateEstimate {
  * The change rate of a document observed at irregular gaps (weekly crawls and re-visits between
  * them), per unit of time: Cho and Garcia-Molina's maximum-likelihood estimator for irregular
  * accesses (a Poisson process of changes, of which a comparison only sees whether at least one
- * happened in its gap), with their half pseudo-observation so that a document that changed at every
- * comparison still gets a finite rate (half an unchanged comparison of the mean gap). Changed gaps
- * come per bucket, each as its mean gap.
+ * happened in its gap). Half an unchanged comparison of the mean gap is added so that a document
+ * that changed at every comparison still gets a finite rate: our analogue, for irregular gaps, of
+ * the 0.5 their estimator for regular accesses adds (regularRate). Changed gaps come per bucket,
+ * each as its mean gap.
  *
  * The interval: for a document with changes, the Wald interval on the log scale from the observed
  * Fisher information, I(λ) = Σ t² e^{λt} / (e^{λt} - 1)² over its changed gaps; with no change
