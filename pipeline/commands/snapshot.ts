@@ -3,11 +3,13 @@ import { Command } from 'commander';
 import { createProgress, invalidInput, ObservatoryError, readUriList } from '../core/index.ts';
 import { runWeeklySnapshot } from '../observe/index.ts';
 import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
+import { addStrategyOption, strategyOption } from './strategy-option.ts';
 
 interface SnapshotCliOptions extends CrawlCliOptions {
   kernel: string;
   out: string;
   adaptiveRounds: string;
+  strategy: string;
 }
 
 /** `observatory snapshot`: the weekly snapshot of the kernel plus an adaptive crawl around it. */
@@ -19,7 +21,8 @@ export function snapshotCommand(): Command {
     .option('--kernel <file>', 'kernel URI list', 'seeds/kernel.txt')
     .option('--out <dir>', 'snapshots folder', 'snapshots')
     .option('--adaptive-rounds <n>', 'hops of the adaptive crawl out from the kernel', '3');
-  return addCrawlOptions(command).action(async (o: SnapshotCliOptions) => {
+  return addCrawlOptions(addStrategyOption(command)).action(async (o: SnapshotCliOptions) => {
+    const strategy = strategyOption(o);
     const setup = crawlSetup(o);
     const adaptiveRounds = Number(o.adaptiveRounds);
     if (!Number.isInteger(adaptiveRounds) || adaptiveRounds < 0) {
@@ -43,6 +46,7 @@ export function snapshotCommand(): Command {
       kernel,
       adaptiveRounds,
       ...setup,
+      strategy,
       progress: createProgress('snapshot', setup.clock, { logger: setup.logger }),
       publishProgress: () => createProgress('publish %', setup.clock, { logger: setup.logger }),
       signal: stopSignal(),

@@ -4,6 +4,7 @@ import type { Clock, CrawlConfig, Logger, Progress, ScheduleEntry } from '../cor
 import { collectGarbage } from '../core/index.ts';
 import type { CrawlPlan, PolicyName } from '../crawl/index.ts';
 import { createCrawlTools, readJournalDocuments, runCrawl } from '../crawl/index.ts';
+import { liveStrategy, type Strategy } from '../schedule/index.ts';
 import { openPreviousContent, openPublication, type PublishedSnapshot } from '../snapshot/index.ts';
 import { type RunState, runDir, saveRunState } from './run-state.ts';
 
@@ -21,6 +22,13 @@ export interface ObserveContext {
   readonly progress?: Progress;
   /** Progress of the publish that follows the crawl, created when the publish starts (its clock starts then). */
   readonly publishProgress?: () => Progress;
+  /** The re-visit strategy that moves the kernel's schedule on (default: the schedule stage's defaultStrategy). */
+  readonly strategy?: string;
+}
+
+/** The strategy a run moves the schedule on with: the one it started with, else the context's. */
+export function runStrategy(run: RunState, ctx: ObserveContext): Strategy {
+  return liveStrategy(run.strategy ?? ctx.strategy);
 }
 
 /**
@@ -89,6 +97,7 @@ export async function crawlAndPublish(
     config: {
       ...config,
       policy,
+      strategy: runStrategy(run, ctx).name,
       plan: { maxDepth: plan.maxDepth, maxDocuments: plan.maxDocuments, maxRounds: plan.maxRounds },
     },
     documents: () => readJournalDocuments(dir, { logger }),

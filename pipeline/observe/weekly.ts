@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { nextSchedule, weekPosition, weekStartOf } from '../schedule/index.ts';
+import { liveStrategy, nextSchedule, weekPosition, weekStartOf } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
 import { listSnapshots, readSchedule, snapshotName } from '../snapshot/index.ts';
-import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
+import { crawlAndPublish, type ObserveContext, runStrategy } from './crawl-and-publish.ts';
 import {
   findUnfinishedRun,
   type RunState,
@@ -78,11 +78,13 @@ async function weeklyUnlocked(o: WeeklyOptions): Promise<WeeklyOutcome> {
       weekStart: weekStartOf(name),
       slot: 0,
       seeds: o.kernel,
+      strategy: liveStrategy(o.strategy).name,
     } satisfies RunState;
     await saveRunState(o.root, run);
   }
   const weekly = run;
   const previous = await latestSchedule(o.root, weekly.name);
+  const strategy = runStrategy(weekly, o);
   const snapshot = await crawlAndPublish(
     weekly,
     {
@@ -99,6 +101,7 @@ async function weeklyUnlocked(o: WeeklyOptions): Promise<WeeklyOutcome> {
         observations: weekly.seeds.map((url) => ({ url, changed: changes.get(url) ?? null })),
         observedAt: weekly.weekStart,
         kernel: weekly.seeds,
+        strategy,
       }),
     o,
   );

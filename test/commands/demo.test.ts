@@ -32,6 +32,16 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   assert.match(stdout, /week 1: weekly snapshot 2026-01-05/);
   assert.match(stdout, /week 2: weekly snapshot 2026-01-12/);
   assert.match(stdout, /\| weekly only \| \d+ \| \d+ \| \d+ \| [\d.]+% \| [\d.]+% \|/);
+  // the default strategy's re-visits and DyLDO's, crawled on the same virtual clock
+  assert.match(
+    stdout,
+    /\| weekly \+ ticks, cho-irregular \(default\) \| \d+ \| \d+ \| \d+ \| [\d.]+% \| [\d.]+% \|/,
+  );
+  assert.match(stdout, /\| weekly \+ ticks, dyldo \| \d+ \| \d+ \| \d+ \| [\d.]+% \| [\d.]+% \|/);
+  assert.ok(
+    existsSync(join(dir, 'compare', 'dyldo', 'snapshots', '2026-01-12')),
+    "dyldo's series has its own folder",
+  );
   assert.ok(existsSync(join(dir, 'portal', 'index.html')), 'the portal is built');
   const verify = spawnSync(process.execPath, [CLI, 'verify', '--root', join(dir, 'snapshots')], {
     encoding: 'utf8',
