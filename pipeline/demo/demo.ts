@@ -50,7 +50,6 @@ interface Series {
   readonly root: string;
   /** The comparison series crawls the kernel only: the measures count kernel documents alone. */
   readonly adaptiveRounds: number;
-  published: number;
 }
 
 async function kernelObservations(
@@ -128,14 +127,15 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   // moments: the default strategy (the observatory, with its adaptive crawl) and the comparison,
   // in a folder of its own
   const series: Series[] = [
-    { strategy: defaultStrategy, root: snapshotsDir, adaptiveRounds: 1, published: 0 },
+    { strategy: defaultStrategy, root: snapshotsDir, adaptiveRounds: 1 },
     {
       strategy: COMPARED_STRATEGY,
       root: join(o.out, 'compare', COMPARED_STRATEGY, 'snapshots'),
       adaptiveRounds: 0,
-      published: 0,
     },
   ];
+  const [main] = series;
+  let published = 0;
   // `weeks` full weeks (a weekly snapshot and its 15 ticks each), closed by one more weekly snapshot
   for (let week = 0; week <= o.weeks; week++) {
     const weekStart = start + week * WEEK;
@@ -151,8 +151,8 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       });
       if (weekly.status !== 'published')
         throw new Error(`weekly snapshot of week ${week + 1} (${s.strategy}): ${weekly.status}`);
-      s.published++;
-      if (s.root !== snapshotsDir) continue;
+      if (s !== main) continue;
+      published++;
       const c = weekly.snapshot.manifest.counts;
       say(
         `week ${week + 1}: weekly snapshot ${weekly.snapshot.name}: ${c.documents} documents, ${c.statements} statements`,
@@ -170,10 +170,9 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
           ...base,
           clock: clockStartingAt(at),
         });
-        if (tick.status === 'published') {
-          s.published++;
-          ticks.get(s)!.push(`${slot}:${tick.due}`);
-        }
+        if (tick.status !== 'published') continue;
+        if (s === main) published++;
+        ticks.get(s)!.push(`${slot}:${tick.due}`);
       }
     }
     for (const [s, done] of ticks)
@@ -206,7 +205,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   return {
     snapshotsDir,
     kernel: kernel.length,
-    published: series[0].published,
+    published,
     strategies,
     weeklyOnly: weeklyOnly!,
   };
