@@ -16,7 +16,7 @@ const MINUTE = 60_000;
  * A document's observation history as schedule.parquet's `state` keeps it: `start` is the baseline
  * download (ms since the epoch), `minutes[i]` the gap from the observation before to observation
  * i, `changed[i]` '1' when it found a change. Observation times are slot starts (whole minutes),
- * so minutes lose nothing and keep a 256-observation history near a kilobyte.
+ * so minutes lose nothing and keep a 256-observation history near 1.4 kB of JSON.
  */
 export interface StoredHistory {
   readonly start: number;
