@@ -210,3 +210,54 @@ export function stackedTimeChart(
     color: { field: 'series', type: 'ordinal', title: null },
   });
 }
+
+/** One point of a chart over a number (a round, an hour, a count): its series and, optionally, its panel. */
+export interface XyPoint {
+  readonly x: number;
+  readonly y: number;
+  readonly series: string;
+  /** Charts with panels draw one panel per value, stacked, each with its own y scale. */
+  readonly panel?: string;
+}
+
+interface XyText extends ChartText {
+  readonly xTitle: string;
+  /** Both axes logarithmic (points only: a line between counts of counts means nothing). */
+  readonly logLog?: boolean;
+}
+
+/**
+ * Series over a numeric x (a crawl's rounds or hours, or a log-log distribution), one line (or set of
+ * points) per series, in panels when the points name one; `table` is the data as the figure's CSV
+ * gives it.
+ */
+export function xyChart(text: XyText, points: readonly XyPoint[], table: DataTable): Promise<Chart> {
+  const axis = (title: string) =>
+    text.logLog ? { title, type: 'quantitative', scale: { type: 'log' } } : { title, type: 'quantitative' };
+  const panels = points.some((p) => p.panel !== undefined);
+  return draw(text, table, (size, narrow) => {
+    const layer = {
+      width: size.width,
+      height: panels ? Math.round(size.height * 0.6) : size.height,
+      mark: text.logLog ? { type: 'point', filled: true } : { type: 'line', point: true },
+      encoding: {
+        x: { field: 'x', ...axis(text.xTitle), axis: text.logLog ? {} : COUNT_AXIS },
+        y: { field: 'y', ...axis(text.yTitle), axis: text.logLog ? {} : COUNT_AXIS },
+        color: { field: 'series', type: 'nominal', title: null },
+      },
+    };
+    const values = points.map((p) => ({ ...p }));
+    if (!panels)
+      return {
+        ...(narrow ? { autosize: { type: 'fit', contains: 'padding' } } : {}),
+        data: { values },
+        ...layer,
+      };
+    return {
+      data: { values },
+      facet: { row: { field: 'panel', type: 'nominal', title: null, sort: null } },
+      spec: layer,
+      resolve: { scale: { y: 'independent' } },
+    };
+  });
+}

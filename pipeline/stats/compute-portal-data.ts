@@ -32,6 +32,7 @@ import { DOWNLOADS_DIR } from './link-downloads.ts';
 import { portalCharts } from './portal-charts.ts';
 import type { DownloadFile, PortalData, SnapshotView } from './portal-data.ts';
 import { PORTAL_DATA_FILE } from './portal-data.ts';
+import { computeReproductions } from './reproductions.ts';
 import { cachedDigest, snapshotDigest } from './snapshot-digest.ts';
 import type { StatsOptions } from './stats-options.ts';
 
@@ -158,6 +159,11 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       snapshots,
       latestWeekly: newestWeekly.name,
       charts: await portalCharts(snapshots, history),
+      reproductions: await computeReproductions(session.connection, {
+        root: o.root,
+        catalogue,
+        manifest: (entry) => manifests[catalogue.indexOf(entry)],
+      }),
       dynamics: {
         mostDynamicPlds: history.mostDynamicPlds,
         leastDynamicPlds: history.leastDynamicPlds,
