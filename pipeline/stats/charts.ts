@@ -232,30 +232,45 @@ interface XyText extends ChartText {
  * gives it.
  */
 export function xyChart(text: XyText, points: readonly XyPoint[], table: DataTable): Promise<Chart> {
-  const axis = (title: string) =>
+  const axis = (title: string | null) =>
     text.logLog ? { title, type: 'quantitative', scale: { type: 'log' } } : { title, type: 'quantitative' };
-  const panels = points.some((p) => p.panel !== undefined);
+  const panels = [...new Set(points.flatMap((p) => (p.panel === undefined ? [] : [p.panel])))];
   return draw(text, table, (size, narrow) => {
     const layer = {
-      width: size.width,
-      height: panels ? Math.round(size.height * 0.6) : size.height,
+      // panels carry their names on the left: on a phone the plot gives way, so the text keeps its size
+      width: panels.length > 0 && narrow ? size.width - 50 : size.width,
+      height: panels.length > 0 ? Math.round(size.height * 0.6) : size.height,
       mark: text.logLog ? { type: 'point', filled: true } : { type: 'line', point: true },
       encoding: {
         x: { field: 'x', ...axis(text.xTitle), axis: text.logLog ? {} : COUNT_AXIS },
-        y: { field: 'y', ...axis(text.yTitle), axis: text.logLog ? {} : COUNT_AXIS },
+        // in panels, each panel's header names what its y axis counts
+        y: {
+          field: 'y',
+          ...axis(panels.length > 0 ? null : text.yTitle),
+          axis: text.logLog ? {} : COUNT_AXIS,
+        },
         color: { field: 'series', type: 'nominal', title: null },
       },
     };
     const values = points.map((p) => ({ ...p }));
-    if (!panels)
+    if (panels.length === 0)
       return {
-        ...(narrow ? { autosize: { type: 'fit', contains: 'padding' } } : {}),
+        // fitted, a log axis's title lands left of the drawing (Vega sizes its labels without a canvas)
+        ...(narrow && !text.logLog ? { autosize: { type: 'fit', contains: 'padding' } } : {}),
         data: { values },
         ...layer,
       };
     return {
       data: { values },
-      facet: { row: { field: 'panel', type: 'nominal', title: null, sort: null } },
+      facet: {
+        row: {
+          field: 'panel',
+          type: 'nominal',
+          title: null,
+          sort: panels,
+          header: { labelFontSize: size.font },
+        },
+      },
       spec: layer,
       resolve: { scale: { y: 'independent' } },
     };

@@ -87,8 +87,8 @@ async function overDocuments(
 
 const ROUNDS_SQL = `, rdf AS (SELECT * FROM documents WHERE ${RDF_DOCUMENT}),
   first_seen AS (SELECT snapshot, pld, min(round) AS round FROM rdf GROUP BY snapshot, pld)
-SELECT snapshot, round, a.documents, coalesce(r.rdf_documents, 0), coalesce(r.statements, 0),
-  coalesce(r.plds, 0), coalesce(n.new_plds, 0)
+SELECT snapshot, round, a.documents, coalesce(r.rdf_documents, 0) AS rdf_documents,
+  coalesce(r.statements, 0) AS statements, coalesce(r.plds, 0) AS plds, coalesce(n.new_plds, 0) AS new_plds
 FROM (SELECT snapshot, round, count(*) AS documents FROM documents GROUP BY ALL) AS a
 LEFT JOIN (SELECT snapshot, round, count(*) AS rdf_documents,
     -- a graph reached through several URLs counts once, for the row that downloaded it
@@ -110,7 +110,7 @@ GROUP BY pld ORDER BY documents DESC, pld LIMIT ${TOP_PLDS}`;
 // every hour from the first to the last, empty ones included: the tail is where hours go quiet
 const HOURS_SQL = `, hours AS (SELECT date_diff('second', min(fetched_at) OVER (), fetched_at) // 3600 AS hour,
     ${RDF_DOCUMENT} AS rdf FROM documents)
-SELECT h.hour, count(hours.hour), count(*) FILTER (hours.rdf)
+SELECT h.hour, count(hours.hour) AS documents, count(*) FILTER (hours.rdf) AS rdf_documents
 FROM range(0, (SELECT coalesce(max(hour), -1) + 1 FROM hours)) AS h(hour)
 LEFT JOIN hours ON hours.hour = h.hour
 GROUP BY h.hour ORDER BY h.hour`;

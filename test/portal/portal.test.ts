@@ -107,7 +107,7 @@ test('every internal link resolves, files included', async () => {
 
 test('charts are drawn as SVG with a text alternative and their data as a table', async () => {
   const page = await browser.context.newPage();
-  for (const path of ['', 'dynamics/', `domains/${built.data.domains[0].slug}/`]) {
+  for (const path of ['', 'dynamics/', 'reproductions/', `domains/${built.data.domains[0].slug}/`]) {
     await page.goto(server.url + path);
     const figures = await page.$$eval('figure.chart-figure', (fs) =>
       fs.map((f) => ({
@@ -118,7 +118,9 @@ test('charts are drawn as SVG with a text alternative and their data as a table'
         rows: f.querySelectorAll('details table tbody tr').length,
       })),
     );
-    assert.ok(figures.length >= (path.startsWith('domains/') ? 1 : 5), path);
+    // a PLD's page has one chart; the Reproductions page four (Table 4 is a table)
+    const least = path.startsWith('domains/') ? 1 : path === 'reproductions/' ? 4 : 5;
+    assert.ok(figures.length >= least, path);
     for (const f of figures) {
       assert.equal(f.svg, 1);
       assert.ok(f.label.length > 20 && f.caption.length > 20, JSON.stringify(f));
@@ -160,6 +162,48 @@ test('every download link (the newest weekly snapshot on Downloads, each snapsho
     ...built.data.snapshots.map((s) => `${server.url}snapshots/${s.name}/urls.txt`),
   ];
   assert.deepEqual(new Set(list), new Set([...links.map((l) => l.href), ...lists]));
+});
+
+test("the Reproductions page, in the navigation, shows the paper's figures with their differences and queries", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(server.url);
+  await page.click('nav a:text-is("Reproductions")');
+  assert.equal(new URL(page.url()).pathname, '/reproductions/');
+  const shown = await page.$$eval('section.reproduction', (sections) =>
+    sections.map((s) => ({
+      heading: s.querySelector('h2')?.textContent ?? '',
+      svgs: s.querySelectorAll('figure .chart svg').length,
+      differences: s.querySelector('.differences')?.textContent ?? '',
+      query: s.querySelector('details pre')?.textContent ?? '',
+      rows: [...s.querySelectorAll('table tbody tr')].map((tr) =>
+        [...tr.querySelectorAll('td')].map((td) => td.textContent),
+      ),
+    })),
+  );
+  const expected = built.data.reproductions;
+  assert.deepEqual(
+    shown.map((s) => s.heading),
+    expected.map((r) => `${r.paper}: ${r.title}`),
+  );
+  assert.deepEqual(
+    expected.map((r) => r.id),
+    ['dyldo-figure-2', 'dyldo-figure-3', 'dyldo-figure-4', 'dyldo-table-4', 'dyldo-figure-6'],
+  );
+  for (const [i, r] of expected.entries()) {
+    assert.equal(shown[i].svgs, r.chart ? 2 : 0, r.id);
+    assert.equal(shown[i].differences, `Differs from the paper: ${r.differences}`);
+    assert.equal(shown[i].query, r.query);
+    // the data as a table under the chart, or the table itself: every row the figure has
+    assert.equal(shown[i].rows.length, r.table.rows.length, r.id);
+  }
+  // Table 4 as numbers: its documents add up to the newest weekly snapshot's kernel documents with RDF
+  const table4 = shown[expected.findIndex((r) => r.id === 'dyldo-table-4')];
+  assert.ok(table4.rows.length > 0);
+  assert.deepEqual(
+    table4.rows.map((r) => r[0]),
+    expected.find((r) => r.id === 'dyldo-table-4')?.table.rows.map((r) => r[0]),
+  );
+  await page.close();
 });
 
 test('crawled markup is rendered as text, never as markup', async () => {
@@ -207,7 +251,7 @@ test('pages read at phone width: no horizontal scrolling of the page; screenshot
 
 test('chart text is at least 11 px as rendered and never cut, on a phone and on a desktop', async () => {
   const page = await browser.context.newPage();
-  const withCharts = ['', 'dynamics/', `domains/${built.data.domains[0].slug}/`];
+  const withCharts = ['', 'dynamics/', 'reproductions/', `domains/${built.data.domains[0].slug}/`];
   for (const width of [390, 1366]) {
     await page.setViewportSize({ width, height: 900 });
     for (const path of withCharts) {

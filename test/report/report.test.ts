@@ -301,3 +301,35 @@ test('a folder without evaluate output is refused with its reason, before anythi
   );
   assert.deepEqual(await readdir(work).then((n) => n.includes('never')), false);
 });
+
+test('Figures 2 and 3 group any kind of snapshot by crawl and round: the kind is a parameter', async () => {
+  const weekly = (await listSnapshots(root)).filter((e) => e.kind === 'weekly').map((e) => e.name);
+  const byKind = await writeReport({
+    root,
+    out: join(work, 'by-kind'),
+    evaluation: null,
+    estimation: null,
+    roundsKind: 'weekly',
+  });
+  const fallback = await writeReport({
+    root,
+    out: join(work, 'fallback'),
+    evaluation: null,
+    estimation: null,
+    weeklyCrawls: 2,
+  });
+  for (const { reproductions } of [byKind, fallback]) {
+    const f2 = reproductions.find((r) => r.id === 'dyldo-figure-2');
+    assert.deepEqual([...new Set(f2?.table.rows.map((r) => r[0]))], weekly);
+  }
+  assert.match(byKind.reproductions[0].summary, /snapshots of kind weekly/);
+  assert.match(fallback.reproductions[0].summary, /no crawl of kind expand is published/);
+  // one line per crawl in each of the three panels
+  const page = await browser.context.newPage();
+  await page.goto(pathToFileURL(join(work, 'by-kind', 'dyldo-figure-2.svg')).href);
+  assert.equal(
+    await page.evaluate(() => document.querySelectorAll('g.mark-line.role-mark path').length),
+    3 * weekly.length,
+  );
+  await page.close();
+});
