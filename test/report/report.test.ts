@@ -15,6 +15,7 @@ import {
   sqlString,
 } from '../../pipeline/snapshot/index.ts';
 import { type Reproduction, type WrittenReport, writeReport } from '../../pipeline/stats/index.ts';
+import { runCli } from '../commands/cli-process.ts';
 import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
 import { openBrowser, type TestBrowser } from '../portal/browser.ts';
 import { publishWeek, record, source } from '../snapshot/sample-crawl.ts';
@@ -258,11 +259,21 @@ test("each figure's query runs as shown on the published files and gives the fig
   try {
     // the query names the files relative to the folder that holds snapshots/
     await session.connection.run(`SET file_search_path = ${sqlString(work)}`);
-    const f4 = figure('dyldo-figure-4');
-    const rows = await queryRows(session.connection, f4.query);
+    const run = async (id: string) => {
+      const rows = await queryRows(session.connection, figure(id).query);
+      return rows.map((r) => r.map((v) => (typeof v === 'string' ? v : Number(v))));
+    };
+    assert.deepEqual(await run('dyldo-figure-4'), figure('dyldo-figure-4').table.rows);
+    assert.deepEqual(await run('dyldo-figure-6'), figure('dyldo-figure-6').table.rows);
+    // Figures 2 and 3 share one query: crawl, round, documents, RDF documents, statements, PLDs, new PLDs
+    const rounds = await run('dyldo-figure-2');
     assert.deepEqual(
-      rows.map((r) => r.map(Number)),
-      f4.table.rows,
+      rounds.map((r) => r.slice(0, 5)),
+      figure('dyldo-figure-2').table.rows,
+    );
+    assert.deepEqual(
+      rounds.map((r) => [...r.slice(0, 2), ...r.slice(5)]),
+      figure('dyldo-figure-3').table.rows,
     );
   } finally {
     session.close();
@@ -332,4 +343,24 @@ test('Figures 2 and 3 group any kind of snapshot by crawl and round: the kind is
     3 * weekly.length,
   );
   await page.close();
+});
+
+test('observatory report writes the figures, and refuses bad input with a one-line reason', async () => {
+  const cliOut = join(work, 'cli-out');
+  const ok = await runCli(['report', '--root', root, '--out', cliOut]);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /5 figures from the snapshots/);
+  assert.deepEqual(
+    (await readdir(cliOut)).sort(),
+    [
+      ...report.reproductions.flatMap((r) => [`${r.id}.csv`, ...(r.chart ? [`${r.id}.svg`] : [])]),
+      'index.md',
+    ].sort(),
+  );
+  const zero = await runCli(['report', '--root', root, '--out', cliOut, '--weekly-crawls', '0']);
+  assert.notEqual(zero.status, 0);
+  assert.match(zero.stderr, /--weekly-crawls/);
+  const empty = await runCli(['report', '--root', join(work, 'nothing'), '--out', cliOut]);
+  assert.notEqual(empty.status, 0);
+  assert.equal(empty.stderr.trim().split('\n').length, 1, empty.stderr);
 });
