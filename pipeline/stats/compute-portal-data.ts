@@ -35,6 +35,7 @@ import { PORTAL_DATA_FILE } from './portal-data.ts';
 import { computeReproductions } from './reproductions.ts';
 import { cachedDigest, snapshotDigest } from './snapshot-digest.ts';
 import type { StatsOptions } from './stats-options.ts';
+import { evaluationViews, readEstimations, readEvaluations } from './strategy-outputs.ts';
 
 /** The files beside the pages, written next to portal.json and copied into the site's root. */
 export const DATASET_TURTLE = 'dataset.ttl';
@@ -106,6 +107,11 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       `no published snapshots in ${o.root} (index.json lists none)`,
     );
   }
+  // the given evaluate / estimate outputs first: a wrong folder fails before any query runs
+  const strategies = {
+    evaluations: o.evaluation === null ? [] : evaluationViews(await readEvaluations(o.evaluation)),
+    estimation: o.estimation === null ? null : await readEstimations(o.estimation),
+  };
   const session = await openDuckDb();
   try {
     const manifests = await inParallel(catalogue, PARALLEL_FILES, (e) => listedManifest(o.root, e));
@@ -164,6 +170,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         catalogue,
         manifest: (entry) => manifests[catalogue.indexOf(entry)],
       }),
+      strategies,
       dynamics: {
         mostDynamicPlds: history.mostDynamicPlds,
         leastDynamicPlds: history.leastDynamicPlds,

@@ -46,6 +46,15 @@ export interface Reproduction {
   readonly query: string;
 }
 
+/** One `evaluate --out` folder as the Reproductions page shows it (pipeline/stats/strategy-outputs.ts). */
+export interface EvaluationView {
+  readonly name: string;
+  /** Its SVG figures as data: URLs, shown as images (a file's scripts never run in an image). */
+  readonly figures: ReadonlyArray<{ readonly file: string; readonly dataUrl: string }>;
+  /** Its results.csv rows for all documents (bucket `all`), as evaluate wrote them. */
+  readonly overall: DataTable;
+}
+
 /** One downloadable file with its durable URL. */
 export interface DownloadFile {
   readonly name: string;
@@ -170,6 +179,11 @@ export interface PortalData {
   readonly charts: Readonly<Record<string, Chart>>;
   /** The papers' figures from the published snapshots (the Reproductions page). */
   readonly reproductions: readonly Reproduction[];
+  /** The evaluate / estimate outputs the build was given (`--evaluation`, `--estimation`). */
+  readonly strategies: {
+    readonly evaluations: readonly EvaluationView[];
+    readonly estimation: DataTable | null;
+  };
   readonly dynamics: {
     readonly mostDynamicPlds: DataTable;
     readonly leastDynamicPlds: DataTable;

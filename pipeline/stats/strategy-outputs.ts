@@ -7,7 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
 import type { CrawlEstimate } from '../schedule/index.ts';
-import type { DataTable } from './portal-data.ts';
+import type { DataTable, EvaluationView } from './portal-data.ts';
 
 /** What `evaluate --out` writes, and which of its files `report` takes. */
 const EVALUATION_RESULTS = 'results.json';
@@ -102,4 +102,36 @@ export async function readEstimations(dir: string): Promise<DataTable> {
     ],
     rows,
   };
+}
+
+/** The rows of an evaluation's results.csv for all documents (bucket `all`), as evaluate wrote them. */
+function overallResults(csv: string): DataTable {
+  // evaluate's CSV quotes nothing in these rows: strategy names and `all` hold no comma or quote
+  const [header, ...lines] = csv
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.split(','));
+  const bucket = header.indexOf('bucket');
+  return {
+    columns: header.filter((_, i) => i !== bucket),
+    rows: lines
+      .filter((cells) => cells[bucket] === 'all')
+      .map((cells) =>
+        cells.filter((_, i) => i !== bucket).map((c) => (Number.isNaN(Number(c)) ? c : Number(c))),
+      ),
+  };
+}
+
+/** The evaluations as the Reproductions page shows them: the SVG figures and the overall results. */
+export function evaluationViews(evaluations: readonly EvaluationOutput[]): EvaluationView[] {
+  return evaluations.map((e) => ({
+    name: e.name,
+    figures: e.files
+      .filter((f) => f.name.endsWith('.svg'))
+      .map((f) => ({
+        file: f.name,
+        dataUrl: `data:image/svg+xml;base64,${Buffer.from(f.text).toString('base64')}`,
+      })),
+    overall: overallResults(e.files.find((f) => f.name === 'results.csv')?.text ?? 'bucket\n'),
+  }));
 }

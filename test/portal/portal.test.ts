@@ -1,14 +1,19 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { crawlConfig } from '../../pipeline/core/index.ts';
+import { estimateCrawl, readHistoryStats } from '../../pipeline/schedule/index.ts';
 import { type BuiltPortal, buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
 import { openBrowser, type TestBrowser } from './browser.ts';
-import { HOSTILE_CLASS } from './hostile-site.ts';
+import { HOSTILE_CLASS, HOSTILE_URLS } from './hostile-site.ts';
 import { buildSeries } from './series.ts';
+
+/** An `observatory evaluate --out` folder of the repository, shown on the Reproductions page. */
+const EVALUATION = new URL('../../docs/evaluation/all/', import.meta.url).pathname;
 
 let work: string;
 let server: PortalServer;
@@ -44,11 +49,23 @@ before(async () => {
   await buildSeries(root, 3);
   // listen first: the built site's absolute URLs (urls.txt, VoID/DCAT) carry the served address
   server = await servePortal({ dir: join(work, 'dist') });
+  // what `observatory estimate --json` prints, for the newest weekly snapshot's URIs
+  await mkdir(join(work, 'estimation'));
+  const estimate = estimateCrawl({
+    urls: [...HOSTILE_URLS],
+    stats: await readHistoryStats(root),
+    config: crawlConfig({}),
+    policy: 'longest-first',
+    runs: 2,
+  });
+  await writeFile(join(work, 'estimation', 'hostile.json'), JSON.stringify(estimate));
   built = await buildPortal({
     root,
     out: join(work, 'dist'),
     dataDir: join(work, 'data'),
     baseUrl: server.url,
+    evaluation: EVALUATION,
+    estimation: join(work, 'estimation'),
   });
   browser = await openBrowser();
   const page = await browser.context.newPage();
@@ -206,6 +223,40 @@ test("the Reproductions page, in the navigation, shows the paper's figures with 
   await page.close();
 });
 
+test('the Reproductions page shows the evaluate and estimate outputs it was given, as they were written', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}reproductions/`);
+  const images = await page.$$eval('#strategies img', (imgs) =>
+    imgs.map((img) => ({
+      loaded: (img as HTMLImageElement).naturalWidth > 0,
+      src: (img as HTMLImageElement).src,
+    })),
+  );
+  const svgs = ['tradeoff.svg', 'monthly.svg'];
+  assert.equal(images.length, svgs.length);
+  for (const [i, name] of svgs.entries()) {
+    assert.ok(images[i].loaded, name);
+    const text = Buffer.from(images[i].src.split(',')[1], 'base64').toString();
+    assert.equal(text, await readFile(join(EVALUATION, name), 'utf8'));
+  }
+  const overall = (await readFile(join(EVALUATION, 'results.csv'), 'utf8'))
+    .split('\n')
+    .filter((line) => line.split(',')[1] === 'all');
+  const rows = await page.$$eval('#strategies table tbody tr', (trs) =>
+    trs.map((tr) => tr.querySelector('td')?.textContent),
+  );
+  assert.deepEqual(
+    rows,
+    overall.map((line) => line.split(',')[0]),
+  );
+  const estimation = await page.$$eval('#estimation table tbody tr td', (tds) =>
+    tds.map((td) => td.textContent),
+  );
+  assert.equal(estimation[0], 'hostile');
+  assert.equal(estimation[1], String(HOSTILE_URLS.length));
+  await page.close();
+});
+
 test('crawled markup is rendered as text, never as markup', async () => {
   const page = await browser.context.newPage();
   const first = built.data.snapshots[0].name;
@@ -218,7 +269,10 @@ test('crawled markup is rendered as text, never as markup', async () => {
     await page.goto(url);
     const injected = await page.evaluate(() => ({
       scripts: document.querySelectorAll('script').length,
-      images: document.querySelectorAll('img').length,
+      // the one kind of image the site shows: evaluate's figures on Reproductions, as SVG data: URLs
+      images: [...document.querySelectorAll('img')].filter(
+        (img) => !(img.closest('#strategies') && img.src.startsWith('data:image/svg+xml;base64,')),
+      ).length,
       handlers: [...document.querySelectorAll('*')].filter((e) =>
         [...e.attributes].some((a) => a.name.startsWith('on')),
       ).length,
