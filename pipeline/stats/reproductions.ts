@@ -14,7 +14,7 @@ import {
   sqlString,
 } from '../snapshot/index.ts';
 import { xyChart } from './charts.ts';
-import { latestWeekly } from './latest-alias.ts';
+import { latestWeekly, weeklyTrend } from './latest-alias.ts';
 import type { Chart, DataTable, Reproduction } from './portal-data.ts';
 
 /** The snapshot kind whose crawls Figures 2 and 3 show when any is published: `observatory expand`'s. */
@@ -34,7 +34,8 @@ const RDF_DOCUMENT = 'statements > 0 AND format IS NOT NULL';
 
 /**
  * The crawls Figures 2 and 3 show: the newest `MAX_ROUND_CRAWLS` snapshots of `kind` when any is
- * published, else the newest `weeklyCrawls` weekly snapshots (their rounds are hops from the kernel).
+ * published, else the newest `weeklyCrawls` weekly snapshots (their rounds are hops from the kernel;
+ * any kind when no weekly one is published, as `latestWeekly` does).
  * The portal fetches these snapshots' documents tables for a remote build (fetch-snapshots.ts).
  */
 export function roundCrawls<T extends { readonly kind: string }>(
@@ -44,8 +45,7 @@ export function roundCrawls<T extends { readonly kind: string }>(
 ): { readonly crawls: readonly T[]; readonly expansion: boolean } {
   const ofKind = catalogue.filter((e) => e.kind === kind);
   if (ofKind.length > 0) return { crawls: ofKind.slice(-MAX_ROUND_CRAWLS), expansion: true };
-  const weekly = catalogue.filter((e) => e.kind === 'weekly');
-  return { crawls: weekly.slice(-Math.max(1, weeklyCrawls)), expansion: false };
+  return { crawls: weeklyTrend(catalogue).slice(-Math.max(1, weeklyCrawls)), expansion: false };
 }
 
 /** Which snapshots the figures read, and how. */
