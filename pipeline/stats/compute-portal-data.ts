@@ -32,8 +32,10 @@ import { DOWNLOADS_DIR } from './link-downloads.ts';
 import { portalCharts } from './portal-charts.ts';
 import type { DownloadFile, PortalData, SnapshotView } from './portal-data.ts';
 import { PORTAL_DATA_FILE } from './portal-data.ts';
+import { computeReproductions } from './reproductions.ts';
 import { cachedDigest, snapshotDigest } from './snapshot-digest.ts';
 import type { StatsOptions } from './stats-options.ts';
+import { evaluationViews, readEstimations, readEvaluations } from './strategy-outputs.ts';
 
 /** The files beside the pages, written next to portal.json and copied into the site's root. */
 export const DATASET_TURTLE = 'dataset.ttl';
@@ -105,6 +107,11 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       `no published snapshots in ${o.root} (index.json lists none)`,
     );
   }
+  // the given evaluate / estimate outputs first: a wrong folder fails before any query runs
+  const strategies = {
+    evaluations: o.evaluation === null ? [] : evaluationViews(await readEvaluations(o.evaluation)),
+    estimation: o.estimation === null ? null : await readEstimations(o.estimation),
+  };
   const session = await openDuckDb();
   try {
     const manifests = await inParallel(catalogue, PARALLEL_FILES, (e) => listedManifest(o.root, e));
@@ -158,6 +165,12 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       snapshots,
       latestWeekly: newestWeekly.name,
       charts: await portalCharts(snapshots, history),
+      reproductions: await computeReproductions(session.connection, {
+        root: o.root,
+        catalogue,
+        manifest: (entry) => manifests[catalogue.indexOf(entry)],
+      }),
+      strategies,
       dynamics: {
         mostDynamicPlds: history.mostDynamicPlds,
         leastDynamicPlds: history.leastDynamicPlds,
