@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { createProgress, invalidInput, ObservatoryError, readUriList } from '../core/index.ts';
 import { runWeeklySnapshot } from '../observe/index.ts';
-import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
+import {
+  addCrawlOptions,
+  addProfileOption,
+  type CrawlCliOptions,
+  crawlSetup,
+  stopSignal,
+  withProfile,
+} from './crawl-options.ts';
 
 interface SnapshotCliOptions extends CrawlCliOptions {
   kernel: string;
@@ -19,7 +26,9 @@ export function snapshotCommand(): Command {
     .option('--kernel <file>', 'kernel URI list', 'seeds/kernel.txt')
     .option('--out <dir>', 'snapshots folder', 'snapshots')
     .option('--adaptive-rounds <n>', 'hops of the adaptive crawl out from the kernel', '3');
-  return addCrawlOptions(command).action(async (o: SnapshotCliOptions) => {
+  addProfileOption(command);
+  return addCrawlOptions(command).action(async (given: SnapshotCliOptions, self: Command) => {
+    const o = withProfile(given, self);
     const setup = crawlSetup(o);
     const adaptiveRounds = Number(o.adaptiveRounds);
     if (!Number.isInteger(adaptiveRounds) || adaptiveRounds < 0) {

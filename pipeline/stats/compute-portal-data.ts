@@ -7,6 +7,7 @@ import {
   type CatalogueEntry,
   formatCatalogue,
   listSnapshots,
+  observationSnapshots,
   openDuckDb,
   readManifest,
   type SnapshotManifest,
@@ -98,7 +99,8 @@ async function downloadFiles(
  * VoID/DCAT description and the bulk-download list in `dataDir`.
  */
 export async function computePortalData(o: StatsOptions): Promise<PortalData> {
-  const catalogue = await listSnapshots(o.root);
+  // the portal's pages, trends and history are the kernel's observations; the expansion crawls are not
+  const catalogue = observationSnapshots(await listSnapshots(o.root));
   if (catalogue.length === 0) {
     throw new ObservatoryError(
       'invalid_input',
