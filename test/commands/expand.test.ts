@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -104,6 +104,8 @@ test('expand publishes its crawls as expand snapshots, once, and the weekly seri
       manifest.files.some((f) => f.name.endsWith('.warc.gz')),
       'the crawl is archived',
     );
+    const view = join(root, 'tables', 'documents', 'kind=expand', `date=${entry.name.slice(0, 10)}`);
+    assert.ok(existsSync(join(view, `${entry.name}.parquet`)), 'linked into the tables/ view');
   }
 
   const index = readFileSync(join(root, 'index.json'), 'utf8');
