@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { createProgress, invalidInput, readUriList } from '../core/index.ts';
 import type { ExpansionCrawl } from '../crawl/index.ts';
 import { readJournalDocuments, removeExpansionWork, runExpansion, writeExpansion } from '../crawl/index.ts';
-import { publishSnapshot, snapshotName } from '../snapshot/index.ts';
+import { linkSnapshotTables, listSnapshots, publishSnapshot, snapshotName } from '../snapshot/index.ts';
 import {
   addCrawlOptions,
   addProfileOption,
@@ -48,6 +48,15 @@ interface ExpansionPlan {
 function expansionPublisher(out: string, setup: CrawlSetup, plan: ExpansionPlan) {
   const { config, policy, clock, logger } = setup;
   return async (crawl: ExpansionCrawl): Promise<void> => {
+    // a rerun passes every finished crawl again: one listed under its name with its times is this
+    // crawl's, and is not staged again only to find its fingerprint equal (minutes for a large
+    // crawl); its tables/ links are made again, as a publish that finds its folder published does
+    const listed = (await listSnapshots(out)).find((e) => e.name === crawl.name);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    if (listed?.startedAt === iso(crawl.startedAt) && listed.endedAt === iso(crawl.endedAt)) {
+      await linkSnapshotTables(out, crawl.name, 'expand');
+      return;
+    }
     const published = await publishSnapshot({
       root: out,
       name: crawl.name,
