@@ -3,7 +3,7 @@ export type { CrawlFetcher, CrawlOptions, CrawlPlan, CrawlResult } from './crawl
 export { runCrawl } from './crawl.ts';
 export type { CrawlStatsSnapshot, RoundStats } from './crawl-stats.ts';
 export { isRdfDocument } from './crawl-stats.ts';
-export type { ExpansionOptions, ExpansionResult } from './expand.ts';
+export type { ExpansionCrawl, ExpansionOptions, ExpansionResult } from './expand.ts';
 export { expansionMarkdown, removeExpansionWork, runExpansion, writeExpansion } from './expand.ts';
 export type { JournalLine } from './journal.ts';
 export { JOURNAL_FILE, openJournal, readJournalDocuments } from './journal.ts';

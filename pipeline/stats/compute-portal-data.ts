@@ -7,6 +7,7 @@ import {
   type CatalogueEntry,
   formatCatalogue,
   listSnapshots,
+  observationSnapshots,
   openDuckDb,
   readManifest,
   type SnapshotManifest,
@@ -100,7 +101,10 @@ async function downloadFiles(
  * VoID/DCAT description and the bulk-download list in `dataDir`.
  */
 export async function computePortalData(o: StatsOptions): Promise<PortalData> {
-  const catalogue = await listSnapshots(o.root);
+  const published = await listSnapshots(o.root);
+  // the portal's pages, trends and history are the kernel's observations; the expansion crawls are
+  // read by the Reproductions page only
+  const catalogue = observationSnapshots(published);
   if (catalogue.length === 0) {
     throw new ObservatoryError(
       'invalid_input',
@@ -114,7 +118,9 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
   };
   const session = await openDuckDb();
   try {
-    const manifests = await inParallel(catalogue, PARALLEL_FILES, (e) => listedManifest(o.root, e));
+    const publishedManifests = await inParallel(published, PARALLEL_FILES, (e) => listedManifest(o.root, e));
+    const manifestOf = (entry: CatalogueEntry) => publishedManifests[published.indexOf(entry)];
+    const manifests = catalogue.map(manifestOf);
     await loadHistoryState(session.connection, o.root, catalogue, o.cacheDir);
     const history = await queryHistory(session.connection);
     const files = await inParallel(catalogue, PARALLEL_FILES, (e, i) =>
@@ -167,8 +173,8 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       charts: await portalCharts(snapshots, history),
       reproductions: await computeReproductions(session.connection, {
         root: o.root,
-        catalogue,
-        manifest: (entry) => manifests[catalogue.indexOf(entry)],
+        catalogue: published,
+        manifest: manifestOf,
       }),
       strategies,
       dynamics: {

@@ -12,6 +12,7 @@ import {
   DIGEST_FILE,
   hashFile,
   MANIFEST_FILE,
+  observationSnapshots,
   parquetFileName,
   parseCatalogue,
   parseChecksums,
@@ -195,24 +196,26 @@ export async function fetchPortalInputs(o: {
     return readManifest(folder);
   });
   const wanted = new Map<CatalogueEntry, Set<TableName>>(catalogue.map((e) => [e, new Set()]));
+  // the build reads the kernel's observations only: of an expansion crawl, the manifest is enough
+  const observed = observationSnapshots(catalogue);
   await inParallel(catalogue, PARALLEL_DOWNLOADS, async (entry, i) => {
-    if (await cachedDigest(o.cacheDir, entry.manifestSha256)) return;
+    if (!observed.includes(entry) || (await cachedDigest(o.cacheDir, entry.manifestSha256))) return;
     const digest = listedFile(manifests[i], DIGEST_FILE);
     if (digest) await fetchFile(entry, digest.name, digest.sha256);
     if (!digest || !(await publishedDigest(join(o.root, entry.name), manifests[i])))
       for (const table of DIGEST_TABLES) wanted.get(entry)?.add(table);
   });
-  let reads = await historyReads(catalogue, o.cacheDir);
-  if (reads.length === catalogue.length && catalogue.length > 0) {
+  let reads = await historyReads(observed, o.cacheDir);
+  if (reads.length === observed.length && observed.length > 0) {
     const state = await fetchHistoryState(`${o.stateUrl}${HISTORY_DIR}/`, join(o.cacheDir, HISTORY_DIR));
     files += state.files;
     bytes += state.bytes;
-    reads = await historyReads(catalogue, o.cacheDir);
+    reads = await historyReads(observed, o.cacheDir);
   }
   const folded = new Set(reads);
   for (const entry of catalogue)
     if (folded.has(entry.name)) for (const table of HISTORY_TABLES) wanted.get(entry)?.add(table);
-  if (catalogue.length > 0) wanted.get(latestWeekly(catalogue))?.add('documents');
+  if (observed.length > 0) wanted.get(latestWeekly(observed))?.add('documents');
   // the crawls of the Reproductions page's per-round figures (already here: not downloaded again)
   for (const entry of roundCrawls(catalogue).crawls) wanted.get(entry)?.add('documents');
   const jobs = catalogue.flatMap((entry, i) =>
