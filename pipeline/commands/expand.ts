@@ -1,14 +1,13 @@
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { createProgress, invalidInput, readUriList } from '../core/index.ts';
-import type { ExpansionCrawl } from '../crawl/index.ts';
-import { readJournalDocuments, removeExpansionWork, runExpansion, writeExpansion } from '../crawl/index.ts';
-import { linkSnapshotTables, listSnapshots, publishSnapshot, snapshotName } from '../snapshot/index.ts';
+import { removeExpansionWork, runExpansion, writeExpansion } from '../crawl/index.ts';
+import { expansionPublisher } from '../observe/index.ts';
+import { snapshotName } from '../snapshot/index.ts';
 import {
   addCrawlOptions,
   addProfileOption,
   type CrawlCliOptions,
-  type CrawlSetup,
   crawlSetup,
   stopSignal,
   withProfile,
@@ -32,51 +31,6 @@ function wholeNumber(name: string, text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw invalidInput(name, 'a whole number of at least 1', text);
   return n;
-}
-
-/** What the expansion's crawls are, as every one of its snapshots records it. */
-interface ExpansionPlan {
-  readonly seeds: number;
-  readonly hops: number;
-}
-
-/**
- * Publishes a finished crawl of the expansion as the snapshot `<out>/<crawl.name>` of kind
- * `expand`. Its input (journal, times, config) is the same on a rerun, so a crawl published
- * before is found published and left as it is.
- */
-function expansionPublisher(out: string, setup: CrawlSetup, plan: ExpansionPlan) {
-  const { config, policy, clock, logger } = setup;
-  return async (crawl: ExpansionCrawl): Promise<void> => {
-    // a rerun passes every finished crawl again: one listed under its name with its times is this
-    // crawl's, and is not staged again only to find its fingerprint equal (minutes for a large
-    // crawl); its tables/ links are made again, as a publish that finds its folder published does
-    const listed = (await listSnapshots(out)).find((e) => e.name === crawl.name);
-    const iso = (ms: number) => new Date(ms).toISOString();
-    if (listed?.startedAt === iso(crawl.startedAt) && listed.endedAt === iso(crawl.endedAt)) {
-      await linkSnapshotTables(out, crawl.name, 'expand');
-      return;
-    }
-    const published = await publishSnapshot({
-      root: out,
-      name: crawl.name,
-      kind: 'expand',
-      startedAt: crawl.startedAt,
-      endedAt: crawl.endedAt,
-      config: {
-        ...config,
-        policy,
-        plan: { maxDepth: plan.hops, maxDocuments: null, maxRounds: crawl.maxRounds },
-      },
-      expansion: { crawl: crawl.crawl, of: crawl.of, hops: plan.hops, seeds: plan.seeds },
-      documents: () => readJournalDocuments(crawl.dir, { logger }),
-      ...(crawl.archive ? { archive: crawl.archive } : {}),
-      clock,
-      log: logger,
-      progress: createProgress(`publish ${crawl.name} %`, clock, { logger }),
-    });
-    if (!published.alreadyPublished) process.stdout.write(`published ${published.folder}\n`);
-  };
 }
 
 /** `observatory expand`: the kernel from repeated 2-hop crawls around the core seeds. */
@@ -124,7 +78,13 @@ export function expandCommand(): Command {
       signal: stopSignal(),
       archive: o.publish,
       crawlName: (i, start) => snapshotName('expand', start, i),
-      ...(o.publish ? { afterCrawl: expansionPublisher(o.out, setup, plan) } : {}),
+      ...(o.publish
+        ? {
+            afterCrawl: expansionPublisher(o.out, setup, plan, (folder) =>
+              process.stdout.write(`published ${folder}\n`),
+            ),
+          }
+        : {}),
     });
     if (!result.complete) {
       process.stderr.write(`expand stopped; run the same command again to resume from ${workDir}\n`);

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import type { CrawlConfig, Logger } from '../core/index.ts';
 import { clockStartingAt, parseResolveRule, readUriList } from '../core/index.ts';
 import { runExpansion, writeExpansion } from '../crawl/index.ts';
-import { runTick, runWeeklySnapshot } from '../observe/index.ts';
+import { expansionPublisher, runTick, runWeeklySnapshot } from '../observe/index.ts';
 import { DAY, defaultStrategy, SLOT_MS, SLOTS_PER_WEEK, WEEK } from '../schedule/index.ts';
 import type { SimWeb } from '../simweb/index.ts';
-import { openDuckDb, sqlString } from '../snapshot/index.ts';
+import { openDuckDb, snapshotName, sqlString } from '../snapshot/index.ts';
 import { type CaptureMeasures, captureMeasures } from './truth-comparison.ts';
 
 export interface DemoOptions {
@@ -101,13 +101,23 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const expandAt = start - 60_000;
   sim.setClock(expandAt);
   say(`expand: 2-hop crawl around ${seeds.length} core seeds`);
+  const expandClock = clockStartingAt(expandAt);
   const expansion = await runExpansion({
     seeds,
     repeat: 1,
     hops: 2,
     workDir: join(o.out, 'seeds', '.expand'),
     ...base,
-    clock: clockStartingAt(expandAt),
+    clock: expandClock,
+    // published like `observatory expand` does, for the Reproductions page's per-round figures
+    archive: true,
+    crawlName: (i, at) => snapshotName('expand', at, i),
+    afterCrawl: expansionPublisher(
+      snapshotsDir,
+      { ...base, clock: expandClock },
+      { seeds: seeds.length, hops: 2 },
+      (folder) => say(`  expansion crawl published: ${folder}`),
+    ),
   });
   const kernelFile = join(o.out, 'seeds', 'kernel.txt');
   const iso = new Date(expandAt).toISOString();

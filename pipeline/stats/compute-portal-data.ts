@@ -31,7 +31,7 @@ import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import { LATEST_FILE, LATEST_NAME, latestAlias, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR } from './link-downloads.ts';
 import { portalCharts } from './portal-charts.ts';
-import type { DownloadFile, PortalData, SnapshotView } from './portal-data.ts';
+import type { DownloadFile, ExpansionView, PortalData, SnapshotView } from './portal-data.ts';
 import { PORTAL_DATA_FILE } from './portal-data.ts';
 import { computeReproductions } from './reproductions.ts';
 import { cachedDigest, snapshotDigest } from './snapshot-digest.ts';
@@ -156,6 +156,23 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         manifestSha256: entry.manifestSha256,
       });
     }
+    const expansionCrawls = published.filter((e) => !catalogue.includes(e));
+    const expansionFiles = await inParallel(expansionCrawls, PARALLEL_FILES, (e) =>
+      downloadFiles(o, e, manifestOf(e).files),
+    );
+    const expansions = expansionCrawls.map((entry, i): ExpansionView => {
+      const manifest = manifestOf(entry);
+      return {
+        name: entry.name,
+        kind: entry.kind,
+        startedAt: entry.startedAt,
+        endedAt: entry.endedAt,
+        crawl: manifest.expansion?.crawl ?? 0,
+        of: manifest.expansion?.of ?? 0,
+        counts: manifest.counts,
+        files: expansionFiles[i],
+      };
+    });
     const newestWeekly = latestWeekly(snapshots);
     const data: PortalData = {
       portalVersion: 1,
@@ -169,6 +186,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         contact: o.contact,
       },
       snapshots,
+      expansions,
       latestWeekly: newestWeekly.name,
       charts: await portalCharts(snapshots, history),
       reproductions: await computeReproductions(session.connection, {
@@ -222,7 +240,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
     );
     // the catalogue the portal was built from, republished beside the downloads so that a mirror
     // made from urls.txt can be checked with `observatory verify --root`
-    await writeFile(join(o.dataDir, CATALOGUE_FILE), formatCatalogue(catalogue));
+    await writeFile(join(o.dataDir, CATALOGUE_FILE), formatCatalogue(published));
     await writeFile(
       join(o.dataDir, LATEST_FILE),
       `${JSON.stringify(latestAlias(o.baseUrl, snapshots), null, 2)}\n`,
@@ -230,7 +248,10 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
     const urls = [
       data.catalogueUrl,
       data.latestUrl,
-      ...snapshots.flatMap((s) => [...s.files.map((f) => f.url), snapshotUrlList(o.baseUrl, s.name)]),
+      ...[...snapshots, ...expansions].flatMap((s) => [
+        ...s.files.map((f) => f.url),
+        snapshotUrlList(o.baseUrl, s.name),
+      ]),
     ];
     await writeFile(join(o.dataDir, URL_LIST), `${urls.join('\n')}\n`);
     await writeFile(join(o.dataDir, PORTAL_DATA_FILE), JSON.stringify(data));

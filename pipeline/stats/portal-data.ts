@@ -82,6 +82,26 @@ export interface SnapshotView {
   readonly manifestSha256: string;
 }
 
+/**
+ * A published folder as the downloads show it. Every snapshot is one; an expansion crawl is only
+ * this (it observes no change, so it has no page, trend or history of its own).
+ */
+export interface DownloadableSnapshot {
+  readonly name: string;
+  readonly kind: SnapshotKind;
+  readonly startedAt: string;
+  readonly files: readonly DownloadFile[];
+}
+
+/** One crawl of the kernel expansion (a snapshot of kind `expand`), listed on the Downloads page. */
+export interface ExpansionView extends DownloadableSnapshot {
+  readonly endedAt: string;
+  /** Which crawl of how many (the manifest's `expansion`). */
+  readonly crawl: number;
+  readonly of: number;
+  readonly counts: Readonly<Record<string, number>>;
+}
+
 /** One PLD over the weekly snapshots. */
 export interface DomainView {
   readonly pld: string;
@@ -174,6 +194,8 @@ export interface PortalData {
   };
   /** Snapshots oldest first. */
   readonly snapshots: readonly SnapshotView[];
+  /** The expansion crawls (kind `expand`), oldest first: downloads only. */
+  readonly expansions: readonly ExpansionView[];
   /** The name of the newest weekly snapshot (`latestWeekly`), the one the portal calls "latest". */
   readonly latestWeekly: string;
   readonly charts: Readonly<Record<string, Chart>>;

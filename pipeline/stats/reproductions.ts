@@ -158,7 +158,7 @@ async function roundFigures(
     newPlds: num(newPlds),
   }));
   const which = expansion
-    ? `the ${crawls.length} newest crawls published as snapshots of kind ${kind} (${names(crawls)}); round 0 holds the seeds`
+    ? `${crawls.length === 1 ? 'the newest crawl' : `the ${crawls.length} newest crawls`} published as snapshots of kind ${kind} (${names(crawls)}); round 0 holds the seeds`
     : `no crawl of kind ${kind} is published, so the newest weekly snapshot${crawls.length > 1 ? 's' : ''} (${names(crawls)}) instead: ${crawls.length > 1 ? 'their' : 'its'} rounds are hops from the kernel (round 0 is the kernel), not the expansion's hops from the core seeds`;
   const setup = expansion
     ? "Our rounds end by this crawler's round-end rule (docs/crawling.md), not LDSpider's, and the crawls are of whatever Web was crawled (in the demo and tests the simulated one), from this observatory's core seeds, not the paper's crawls of the real Web."

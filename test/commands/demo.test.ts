@@ -49,6 +49,13 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   assert.equal(verify.status, 0, verify.stderr);
   assert.match(verify.stdout, /ok 2026-01-05/);
   assert.match(verify.stdout, /ok 2026-01-12/);
+  // the expansion's crawl is published too, offered for download and drawn per round
+  assert.match(verify.stdout, /^ok 2026-01-0\dT\d{4}Z-expand-1:/m);
+  assert.match(readFileSync(join(dir, 'portal', 'downloads', 'index.html'), 'utf8'), /id="expansion"/);
+  assert.match(
+    readFileSync(join(dir, 'portal', 'reproductions', 'index.html'), 'utf8'),
+    /newest crawl published as snapshots of kind expand/,
+  );
   // the structured log was opened after the folder was emptied, so it is still there, full
   const log = readFileSync(join(dir, 'demo.log'), 'utf8').trim().split('\n');
   assert.ok(log.length > 10, `${log.length} log lines`);

@@ -63,6 +63,7 @@ async function query(sql: string): Promise<unknown[][]> {
 interface ReportRound {
   round: number;
   documents: number;
+  rdfDocuments: number;
 }
 
 test('expand publishes its crawls as expand snapshots, once, and the weekly series ignores them', async () => {
@@ -148,6 +149,39 @@ test('expand publishes its crawls as expand snapshots, once, and the weekly seri
     [['2026-01-05', 'weekly', null]],
   );
   assert.equal(data.latestWeekly, '2026-01-05');
+
+  // the expansion crawls are downloads (listed, in urls.txt and the republished catalogue), and
+  // the Reproductions page's per-round figures are theirs
+  const expansions = (await listSnapshots(root)).filter((e) => e.kind === 'expand');
+  assert.deepEqual(
+    data.expansions.map((x) => [x.name, x.crawl, x.of]),
+    expansions.map((e, i) => [e.name, i < 2 ? i + 1 : 1, i < 2 ? 2 : 1]),
+  );
+  const urls = readFileSync(join(work, 'portal-data', 'urls.txt'), 'utf8');
+  for (const x of data.expansions) {
+    assert.ok(x.files.some((f) => f.name === 'documents.parquet'));
+    for (const f of x.files) assert.ok(urls.includes(`${f.url}\n`), `${f.url} in urls.txt`);
+  }
+  const republished = JSON.parse(readFileSync(join(work, 'portal-data', 'index.json'), 'utf8')) as {
+    snapshots: Array<{ name: string }>;
+  };
+  assert.deepEqual(
+    republished.snapshots.map((e) => e.name),
+    (await listSnapshots(root)).map((e) => e.name),
+  );
+  const figure2 = data.reproductions.find((r) => r.id === 'dyldo-figure-2');
+  const reported = new Map(
+    report.crawls.map((c, i) => [
+      expansions[i].name,
+      c.rounds.map((r) => [r.round, r.documents, r.rdfDocuments]),
+    ]),
+  );
+  for (const [name, rounds] of reported)
+    assert.deepEqual(
+      figure2?.table.rows.filter((row) => row[0] === name).map((row) => row.slice(1, 4)),
+      rounds,
+      `${name}: Figure 2's documents and RDF documents per round are the expansion report's`,
+    );
 });
 
 test('--no-publish keeps only the kernel and its report', async () => {
