@@ -12,6 +12,7 @@ import { snapshotCommand } from './snapshot.ts';
 import { statsCommand } from './stats.ts';
 import { tickCommand } from './tick.ts';
 import { verifyCommand } from './verify.ts';
+import { workerCommand } from './worker.ts';
 
 /** Every subcommand of `observatory`, one factory per file in this folder. */
 export const commands: Array<() => Command> = [
@@ -28,4 +29,5 @@ export const commands: Array<() => Command> = [
   portalCommand,
   simwebCommand,
   demoCommand,
+  workerCommand,
 ];
