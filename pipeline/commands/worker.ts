@@ -14,7 +14,8 @@ interface WorkerCliOptions {
 
 /** `--coordinator`: a PostgreSQL URL (postgres:// or postgresql://), checked before anything connects. */
 export function coordinatorUrl(value: string): string {
-  if (!/^postgres(ql)?:\/\//.test(value) || !URL.canParse(value)) {
+  // the host may be empty (a Unix socket given as ?host=/dir), which URL does not parse
+  if (!/^postgres(ql)?:\/\/\S*$/.test(value)) {
     throw invalidInput('--coordinator', 'a PostgreSQL URL such as postgres://user@host/db', value);
   }
   return value;
