@@ -10,7 +10,7 @@
  * in: the socket lives in a private temporary folder, so nobody else reaches it.
  */
 import { execFile } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,8 +30,24 @@ export interface TestPostgres {
 
 const asRoot = () => process.getuid?.() === 0;
 
+/**
+ * Where a PostgreSQL program is: Debian's package keeps initdb and pg_ctl in
+ * /usr/lib/postgresql/VERSION/bin, off the PATH (the newest version there is taken); elsewhere
+ * they are on the PATH.
+ */
+function pgProgram(name: string): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', name)))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  return versions.length > 0 ? join(root, versions[0], 'bin', name) : name;
+}
+
 /** Runs a PostgreSQL program as the user the server runs as (see the module comment). */
-function runPg(program: string, args: readonly string[]) {
+function runPg(name: string, args: readonly string[]) {
+  const program = pgProgram(name);
   return asRoot() ? run('runuser', ['-u', SERVICE_USER, '--', program, ...args]) : run(program, [...args]);
 }
 
