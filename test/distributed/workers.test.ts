@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
@@ -7,7 +8,7 @@ import { clockStartingAt, silentLogger, systemClock } from '../../pipeline/core/
 import { coordinatedCrawl, runWorker } from '../../pipeline/distributed/index.ts';
 import { runWeeklySnapshot } from '../../pipeline/observe/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
-import { CLI } from '../commands/cli-process.ts';
+import { CLI, runCli, snapshotCliArgs } from '../commands/cli-process.ts';
 import { politenessViolations } from '../crawl/sim-crawl.ts';
 import { rdfDocuments } from '../observe/sim-weekly.ts';
 import { firstDifferences, publishedContent } from '../soak/published-content.ts';
@@ -133,6 +134,37 @@ test('a worker killed mid-crawl loses nothing: its leases expire, another finish
     // the victim's requests in flight and the heir's first ones after the take-over stay a delay apart
     assert.deepEqual(politenessViolations(sim.requestLog(), DELAY), []);
   } finally {
+    await sim.close();
+  }
+});
+
+test('observatory snapshot --coordinator publishes what `observatory worker`s crawl; a bad URL exits 2', async () => {
+  const sim = await startSimWeb({ seed: 3, docs: 200, plds: 12, latencyScale: 0, faults: 0, now: W0 });
+  const url = await server.database('cli');
+  const worker = spawn(process.execPath, [CLI, 'worker', '--coordinator', url, '--id', 'cli']);
+  try {
+    const dir = freshRoot('cli-');
+    const kernel = join(dir, 'kernel.txt');
+    writeFileSync(kernel, `${rdfDocuments(sim, W0).slice(0, 30).join('\n')}\n`);
+    const args = snapshotCliArgs({
+      kernel,
+      out: join(dir, 'snapshots'),
+      now: '2026-01-05',
+      resolve: sim.resolveRule,
+    });
+    const bad = await runCli([...args, '--coordinator', 'mysql://db/x']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--coordinator/);
+    const run = await runCli([...args, '--delay', '0.005', '--adaptive-rounds', '1', '--coordinator', url]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /published .*2026-01-05/);
+    const content = await publishedContent(join(dir, 'snapshots', '2026-01-05'));
+    assert.ok(content.documents.length >= 30);
+    assert.deepEqual(content.duplicateUrls, []);
+  } finally {
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.kill('SIGTERM');
+    await exited;
     await sim.close();
   }
 });
