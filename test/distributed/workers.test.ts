@@ -141,7 +141,9 @@ test('a worker killed mid-crawl loses nothing: its leases expire, another finish
 test('observatory snapshot --coordinator publishes what `observatory worker`s crawl; a bad URL exits 2', async () => {
   const sim = await startSimWeb({ seed: 3, docs: 200, plds: 12, latencyScale: 0, faults: 0, now: W0 });
   const url = await server.database('cli');
-  const worker = spawn(process.execPath, [CLI, 'worker', '--coordinator', url, '--id', 'cli']);
+  const worker = spawn(process.execPath, [CLI, 'worker', '--coordinator', url, '--id', 'cli'], {
+    stdio: 'ignore',
+  });
   try {
     const dir = freshRoot('cli-');
     const kernel = join(dir, 'kernel.txt');
