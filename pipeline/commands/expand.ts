@@ -1,8 +1,18 @@
 import { join } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { createProgress, invalidInput, readUriList } from '../core/index.ts';
-import { removeExpansionWork, runExpansion, writeExpansion } from '../crawl/index.ts';
-import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
+import type { ExpansionCrawl } from '../crawl/index.ts';
+import { readJournalDocuments, removeExpansionWork, runExpansion, writeExpansion } from '../crawl/index.ts';
+import { linkSnapshotTables, listSnapshots, publishSnapshot, snapshotName } from '../snapshot/index.ts';
+import {
+  addCrawlOptions,
+  addProfileOption,
+  type CrawlCliOptions,
+  type CrawlSetup,
+  crawlSetup,
+  stopSignal,
+  withProfile,
+} from './crawl-options.ts';
 
 interface ExpandCliOptions extends CrawlCliOptions {
   seeds: string;
@@ -10,6 +20,10 @@ interface ExpandCliOptions extends CrawlCliOptions {
   report?: string;
   repeat: string;
   hops: string;
+  rounds: 'unbounded' | 'hops';
+  out: string;
+  /** False with --no-publish. */
+  publish: boolean;
   work?: string;
   keepWork: boolean;
 }
@@ -20,20 +34,77 @@ function wholeNumber(name: string, text: string): number {
   return n;
 }
 
+/** What the expansion's crawls are, as every one of its snapshots records it. */
+interface ExpansionPlan {
+  readonly seeds: number;
+  readonly hops: number;
+}
+
+/**
+ * Publishes a finished crawl of the expansion as the snapshot `<out>/<crawl.name>` of kind
+ * `expand`. Its input (journal, times, config) is the same on a rerun, so a crawl published
+ * before is found published and left as it is.
+ */
+function expansionPublisher(out: string, setup: CrawlSetup, plan: ExpansionPlan) {
+  const { config, policy, clock, logger } = setup;
+  return async (crawl: ExpansionCrawl): Promise<void> => {
+    // a rerun passes every finished crawl again: one listed under its name with its times is this
+    // crawl's, and is not staged again only to find its fingerprint equal (minutes for a large
+    // crawl); its tables/ links are made again, as a publish that finds its folder published does
+    const listed = (await listSnapshots(out)).find((e) => e.name === crawl.name);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    if (listed?.startedAt === iso(crawl.startedAt) && listed.endedAt === iso(crawl.endedAt)) {
+      await linkSnapshotTables(out, crawl.name, 'expand');
+      return;
+    }
+    const published = await publishSnapshot({
+      root: out,
+      name: crawl.name,
+      kind: 'expand',
+      startedAt: crawl.startedAt,
+      endedAt: crawl.endedAt,
+      config: {
+        ...config,
+        policy,
+        plan: { maxDepth: plan.hops, maxDocuments: null, maxRounds: crawl.maxRounds },
+      },
+      expansion: { crawl: crawl.crawl, of: crawl.of, hops: plan.hops, seeds: plan.seeds },
+      documents: () => readJournalDocuments(crawl.dir, { logger }),
+      ...(crawl.archive ? { archive: crawl.archive } : {}),
+      clock,
+      log: logger,
+      progress: createProgress(`publish ${crawl.name} %`, clock, { logger }),
+    });
+    if (!published.alreadyPublished) process.stdout.write(`published ${published.folder}\n`);
+  };
+}
+
 /** `observatory expand`: the kernel from repeated 2-hop crawls around the core seeds. */
 export function expandCommand(): Command {
   const command = new Command('expand')
     .description(
-      'crawl 2 hops around the core seeds, --repeat times, and write the kernel (URIs that gave RDF)',
+      'crawl 2 hops around the core seeds, --repeat times, publish each crawl as an expand snapshot, and write the kernel (URIs that gave RDF)',
     )
     .option('--seeds <file>', 'core seed list, one URI a line', 'seeds/core.txt')
     .option('--kernel <file>', 'where the kernel list goes', 'seeds/kernel.txt')
     .option('--report <file>', 'expansion report (JSON; a .md beside it)', undefined)
     .option('--repeat <K>', 'independent crawls whose RDF documents are united (the paper used 10)', '10')
     .option('--hops <n>', 'hops from the seeds', '2')
+    .addOption(
+      new Option(
+        '--rounds <bound>',
+        'unbounded: every URI within --hops is fetched, whatever round it lands in; hops: rounds 0 to --hops only, as LDSpider counted them',
+      )
+        .choices(['unbounded', 'hops'])
+        .default('unbounded'),
+    )
+    .option('--out <dir>', 'snapshots folder the crawls are published into (kind expand)', 'snapshots')
+    .option('--no-publish', 'keep only the kernel and the report: publish no snapshot of the crawls')
     .option('--work <dir>', 'journals of the crawls (a rerun resumes them)')
     .option('--keep-work', 'keep the journals after the kernel is written', false);
-  return addCrawlOptions(command).action(async (o: ExpandCliOptions) => {
+  addProfileOption(command);
+  return addCrawlOptions(command).action(async (given: ExpandCliOptions, self: Command) => {
+    const o = withProfile(given, self);
     const setup = crawlSetup(o);
     const repeat = wholeNumber('--repeat', o.repeat);
     const hops = wholeNumber('--hops', o.hops);
@@ -41,14 +112,19 @@ export function expandCommand(): Command {
     if (seeds.length === 0) throw invalidInput('--seeds', 'a file with at least one URI', o.seeds);
     const workDir = o.work ?? join(join(o.kernel, '..'), '.expand');
     const startedAt = new Date(setup.clock.now()).toISOString();
+    const plan = { seeds: seeds.length, hops };
     const result = await runExpansion({
       seeds,
       repeat,
       hops,
+      roundsAreHops: o.rounds === 'hops',
       workDir,
       ...setup,
       progress: (i) => createProgress(`expand ${i}/${repeat}`, setup.clock, { logger: setup.logger }),
       signal: stopSignal(),
+      archive: o.publish,
+      crawlName: (i, start) => snapshotName('expand', start, i),
+      ...(o.publish ? { afterCrawl: expansionPublisher(o.out, setup, plan) } : {}),
     });
     if (!result.complete) {
       process.stderr.write(`expand stopped; run the same command again to resume from ${workDir}\n`);

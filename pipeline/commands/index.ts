@@ -7,6 +7,7 @@ import { migrateCommand } from './migrate.ts';
 import { planCommand } from './plan.ts';
 import { portalCommand } from './portal.ts';
 import { reparseCommand } from './reparse.ts';
+import { reportCommand } from './report.ts';
 import { simwebCommand } from './simweb.ts';
 import { snapshotCommand } from './snapshot.ts';
 import { statsCommand } from './stats.ts';
@@ -27,6 +28,7 @@ export const commands: Array<() => Command> = [
   reparseCommand,
   statsCommand,
   portalCommand,
+  reportCommand,
   simwebCommand,
   demoCommand,
   workerCommand,

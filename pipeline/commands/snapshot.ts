@@ -3,7 +3,14 @@ import { Command } from 'commander';
 import { createProgress, invalidInput, ObservatoryError, readUriList } from '../core/index.ts';
 import { coordinatedCrawl } from '../distributed/index.ts';
 import { runWeeklySnapshot } from '../observe/index.ts';
-import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
+import {
+  addCrawlOptions,
+  addProfileOption,
+  type CrawlCliOptions,
+  crawlSetup,
+  stopSignal,
+  withProfile,
+} from './crawl-options.ts';
 import { coordinatorUrl } from './worker.ts';
 
 interface SnapshotCliOptions extends CrawlCliOptions {
@@ -26,7 +33,9 @@ export function snapshotCommand(): Command {
       '--coordinator <url>',
       'crawl through this PostgreSQL database with `observatory worker`s (docs/distributed.md)',
     );
-  return addCrawlOptions(command).action(async (o: SnapshotCliOptions) => {
+  addProfileOption(command);
+  return addCrawlOptions(command).action(async (given: SnapshotCliOptions, self: Command) => {
+    const o = withProfile(given, self);
     const coordinator = o.coordinator === undefined ? null : coordinatorUrl(o.coordinator);
     const setup = crawlSetup(o);
     const adaptiveRounds = Number(o.adaptiveRounds);

@@ -4,7 +4,7 @@ export { runCrawl, seedUrls } from './crawl.ts';
 export type { CrawlStatsSnapshot, RoundStats } from './crawl-stats.ts';
 export { CrawlStats, isRdfDocument } from './crawl-stats.ts';
 export { processFetch } from './document.ts';
-export type { ExpansionOptions, ExpansionResult } from './expand.ts';
+export type { ExpansionCrawl, ExpansionOptions, ExpansionResult } from './expand.ts';
 export { expansionMarkdown, removeExpansionWork, runExpansion, writeExpansion } from './expand.ts';
 export type { JournalLine } from './journal.ts';
 export { JOURNAL_FILE, openJournal, readJournalDocuments } from './journal.ts';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { nextSchedule, weekPosition, weekStartOf } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
-import { listSnapshots, readSchedule, snapshotName } from '../snapshot/index.ts';
+import { listSnapshots, observationSnapshots, readSchedule, snapshotName } from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
 import {
   findUnfinishedRun,
@@ -23,9 +23,12 @@ export type WeeklyOutcome =
   | { readonly status: 'exists'; readonly name: string }
   | { readonly status: 'stopped'; readonly name: string };
 
-/** The schedule left by the most recent published snapshot (the state `tick` and the next week continue). */
+/**
+ * The schedule left by the most recent published observation (the state `tick` and the next week
+ * continue); an expansion crawl carries no schedule.
+ */
 export async function latestSchedule(root: string, before?: string) {
-  const snapshots = (await listSnapshots(root)).filter((s) => s.name !== before);
+  const snapshots = observationSnapshots(await listSnapshots(root)).filter((s) => s.name !== before);
   const latest = snapshots.at(-1);
   return latest ? readSchedule(join(root, latest.name)) : [];
 }

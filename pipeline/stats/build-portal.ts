@@ -44,6 +44,9 @@ export interface BuildPortalOptions {
   /** Who publishes the snapshots and how to reach them (VoID/DCAT, About page); placeholders when unset. */
   readonly publisher?: string;
   readonly contact?: string;
+  /** `evaluate --out` folder(s) and `estimate --json` outputs for the Reproductions page. */
+  readonly evaluation?: string;
+  readonly estimation?: string;
 }
 
 /** What a build produced. */

@@ -7,6 +7,7 @@ import {
   type CatalogueEntry,
   formatCatalogue,
   listSnapshots,
+  observationSnapshots,
   openDuckDb,
   readManifest,
   type SnapshotManifest,
@@ -32,8 +33,10 @@ import { DOWNLOADS_DIR } from './link-downloads.ts';
 import { portalCharts } from './portal-charts.ts';
 import type { DownloadFile, PortalData, SnapshotView } from './portal-data.ts';
 import { PORTAL_DATA_FILE } from './portal-data.ts';
+import { computeReproductions } from './reproductions.ts';
 import { cachedDigest, snapshotDigest } from './snapshot-digest.ts';
 import type { StatsOptions } from './stats-options.ts';
+import { evaluationViews, readEstimations, readEvaluations } from './strategy-outputs.ts';
 
 /** The files beside the pages, written next to portal.json and copied into the site's root. */
 export const DATASET_TURTLE = 'dataset.ttl';
@@ -98,16 +101,26 @@ async function downloadFiles(
  * VoID/DCAT description and the bulk-download list in `dataDir`.
  */
 export async function computePortalData(o: StatsOptions): Promise<PortalData> {
-  const catalogue = await listSnapshots(o.root);
+  const published = await listSnapshots(o.root);
+  // the portal's pages, trends and history are the kernel's observations; the expansion crawls are
+  // read by the Reproductions page only
+  const catalogue = observationSnapshots(published);
   if (catalogue.length === 0) {
     throw new ObservatoryError(
       'invalid_input',
       `no published snapshots in ${o.root} (index.json lists none)`,
     );
   }
+  // the given evaluate / estimate outputs first: a wrong folder fails before any query runs
+  const strategies = {
+    evaluations: o.evaluation === null ? [] : evaluationViews(await readEvaluations(o.evaluation)),
+    estimation: o.estimation === null ? null : await readEstimations(o.estimation),
+  };
   const session = await openDuckDb();
   try {
-    const manifests = await inParallel(catalogue, PARALLEL_FILES, (e) => listedManifest(o.root, e));
+    const publishedManifests = await inParallel(published, PARALLEL_FILES, (e) => listedManifest(o.root, e));
+    const manifestOf = (entry: CatalogueEntry) => publishedManifests[published.indexOf(entry)];
+    const manifests = catalogue.map(manifestOf);
     await loadHistoryState(session.connection, o.root, catalogue, o.cacheDir);
     const history = await queryHistory(session.connection);
     const files = await inParallel(catalogue, PARALLEL_FILES, (e, i) =>
@@ -158,6 +171,12 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       snapshots,
       latestWeekly: newestWeekly.name,
       charts: await portalCharts(snapshots, history),
+      reproductions: await computeReproductions(session.connection, {
+        root: o.root,
+        catalogue: published,
+        manifest: manifestOf,
+      }),
+      strategies,
       dynamics: {
         mostDynamicPlds: history.mostDynamicPlds,
         leastDynamicPlds: history.leastDynamicPlds,
