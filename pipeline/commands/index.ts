@@ -13,6 +13,7 @@ import { snapshotCommand } from './snapshot.ts';
 import { statsCommand } from './stats.ts';
 import { tickCommand } from './tick.ts';
 import { verifyCommand } from './verify.ts';
+import { workerCommand } from './worker.ts';
 
 /** Every subcommand of `observatory`, one factory per file in this folder. */
 export const commands: Array<() => Command> = [
@@ -30,4 +31,5 @@ export const commands: Array<() => Command> = [
   reportCommand,
   simwebCommand,
   demoCommand,
+  workerCommand,
 ];

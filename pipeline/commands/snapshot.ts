@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { createProgress, invalidInput, ObservatoryError, readUriList } from '../core/index.ts';
+import { coordinatedCrawl } from '../distributed/index.ts';
 import { runWeeklySnapshot } from '../observe/index.ts';
 import {
   addCrawlOptions,
@@ -11,12 +12,14 @@ import {
   withProfile,
 } from './crawl-options.ts';
 import { addStrategyOption, strategyOption } from './strategy-option.ts';
+import { coordinatorUrl } from './worker.ts';
 
 interface SnapshotCliOptions extends CrawlCliOptions {
   kernel: string;
   out: string;
   adaptiveRounds: string;
   strategy: string;
+  coordinator?: string;
 }
 
 /** `observatory snapshot`: the weekly snapshot of the kernel plus an adaptive crawl around it. */
@@ -27,12 +30,17 @@ export function snapshotCommand(): Command {
     )
     .option('--kernel <file>', 'kernel URI list', 'seeds/kernel.txt')
     .option('--out <dir>', 'snapshots folder', 'snapshots')
-    .option('--adaptive-rounds <n>', 'hops of the adaptive crawl out from the kernel', '3');
+    .option('--adaptive-rounds <n>', 'hops of the adaptive crawl out from the kernel', '3')
+    .option(
+      '--coordinator <url>',
+      'crawl through this PostgreSQL database with `observatory worker`s (docs/distributed.md)',
+    );
   addProfileOption(command);
   return addCrawlOptions(addStrategyOption(command)).action(
     async (given: SnapshotCliOptions, self: Command) => {
       const o = withProfile(given, self);
       const strategy = strategyOption(o);
+      const coordinator = o.coordinator === undefined ? null : coordinatorUrl(o.coordinator);
       const setup = crawlSetup(o);
       const adaptiveRounds = Number(o.adaptiveRounds);
       if (!Number.isInteger(adaptiveRounds) || adaptiveRounds < 0) {
@@ -56,6 +64,13 @@ export function snapshotCommand(): Command {
         kernel,
         adaptiveRounds,
         ...setup,
+        // workers keep no WARC archive and send no validators yet (docs/distributed.md)
+        ...(coordinator
+          ? {
+              config: { ...setup.config, warc: false, conditional: false },
+              crawl: coordinatedCrawl(coordinator),
+            }
+          : {}),
         strategy,
         progress: createProgress('snapshot', setup.clock, { logger: setup.logger }),
         publishProgress: () => createProgress('publish %', setup.clock, { logger: setup.logger }),
