@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import type { Clock, CrawlConfig, Logger } from '../core/index.ts';
+import type { Clock, CrawlConfig, Logger, RoundEndRule } from '../core/index.ts';
 import {
   CRAWL_DEFAULTS,
   clockStartingAt,
@@ -13,6 +13,7 @@ import {
   parseInstant,
   parseResolveRule,
   pemCertificates,
+  ROUND_END_RULES,
   systemClock,
 } from '../core/index.ts';
 import type { PolicyName } from '../crawl/index.ts';
@@ -41,6 +42,7 @@ export interface CrawlCliOptions {
   conditional?: boolean;
   userAgent?: string;
   policy: string;
+  roundEnd: string;
   /** With --profile (only the commands that have it). */
   profile?: CrawlProfileName;
   now?: string;
@@ -62,6 +64,7 @@ export const CRAWL_PROFILES = {
    */
   ldspider: {
     policy: 'round-robin',
+    roundEnd: 'ldspider',
     rounds: 'hops',
     conditional: false,
     concurrency: '64',
@@ -169,6 +172,14 @@ export function addCrawlOptions(command: Command): Command {
         .choices(POLICY_NAMES)
         .default('longest-first'),
     )
+    .addOption(
+      new Option(
+        '--round-end <rule>',
+        'when a round ends early (observatory: also only if the next round brings a PLD not active now)',
+      )
+        .choices(ROUND_END_RULES)
+        .default(CRAWL_DEFAULTS.roundEnd),
+    )
     .option(
       '--now <iso>',
       `logical start time of this run (a virtual clock), from 2000 to 2099: ${INSTANT_FORMS}`,
@@ -237,6 +248,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     maxContextsPerCrawl: integer('--max-crawl-contexts', o.maxCrawlContexts),
     parseBudgetMs: parseDuration(o.parseBudget, '--parse-budget'),
     parseMemoryMb: integer('--parse-memory', o.parseMemory),
+    roundEnd: o.roundEnd as RoundEndRule,
     ...(o.warc === false ? { warc: false } : {}),
     ...(o.conditional === false ? { conditional: false } : {}),
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),

@@ -80,11 +80,22 @@ export interface CrawlConfig {
    */
   readonly conditional: boolean;
   /**
+   * When a breadth-first round (not round 0) ends before its queues are empty, its rest moving to
+   * the next round (docs/crawling.md, "Rounds"): `observatory` once fewer PLDs are active than
+   * there are fetch slots and the next round brings a PLD not active now; `ldspider` as soon as
+   * fewer PLDs are active than there are slots (DESIGN.md's rule without our condition).
+   */
+  readonly roundEnd: RoundEndRule;
+  /**
    * The named bundle of options (`--profile`) the command line started from, recorded in the
    * manifest's config; absent without one.
    */
   readonly profile?: string;
 }
+
+export type RoundEndRule = 'observatory' | 'ldspider';
+
+export const ROUND_END_RULES: readonly RoundEndRule[] = ['observatory', 'ldspider'];
 
 export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   userAgent: DEFAULT_USER_AGENT,
@@ -111,6 +122,7 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   warc: true,
   warcFileBytes: 1024 * 1024 * 1024,
   conditional: true,
+  roundEnd: 'observatory',
 });
 
 function wholeNumber(name: string, value: unknown, least: number): number {
@@ -163,6 +175,8 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
   for (const k of ['warc', 'conditional'] as const) {
     if (typeof c[k] !== 'boolean') throw invalidInput(k, 'true or false', c[k]);
   }
+  if (!ROUND_END_RULES.includes(c.roundEnd))
+    throw invalidInput('roundEnd', ROUND_END_RULES.join(' or '), c.roundEnd);
   if (c.profile !== undefined && typeof c.profile !== 'string')
     throw invalidInput('profile', 'the name of a profile', c.profile);
   if (typeof c.userAgent !== 'string' || !c.userAgent.includes(c.productToken)) {

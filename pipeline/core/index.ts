@@ -1,7 +1,7 @@
 export type { Clock, ManualClock } from './clock.ts';
 export { clockStartingAt, manualClock, systemClock } from './clock.ts';
 export { collectGarbage } from './collect-garbage.ts';
-export type { CrawlConfig, ResolveRule } from './config.ts';
+export type { CrawlConfig, ResolveRule, RoundEndRule } from './config.ts';
 export {
   CRAWL_DEFAULTS,
   crawlConfig,
@@ -10,6 +10,7 @@ export {
   PRODUCT_TOKEN,
   parseResolveRule,
   pemCertificates,
+  ROUND_END_RULES,
   SOFTWARE_VERSION,
 } from './config.ts';
 export { parseDuration } from './duration.ts';

@@ -198,7 +198,8 @@ class CrawlRun {
    * The observatory paper's round rule: once the seeds are done (round 0 always runs out) and
    * fewer PLDs stay active than there are fetch slots, the rest of the round moves to the next
    * one, so that the next round's PLDs fill the idle slots. Only worth it when the next round
-   * brings PLDs that are not active now. Checked at most once a second (it scans candidates).
+   * brings PLDs that are not active now (config.roundEnd `ldspider` leaves that condition out, as
+   * DESIGN.md states the rule). Checked at most once a second (it scans candidates).
    */
   private shouldEndRoundEarly(): boolean {
     const { plan, config, clock } = this.o;
@@ -211,6 +212,7 @@ class CrawlRun {
     const now = clock.now();
     if (now - this.lastEarlyCheck < 1000) return false;
     this.lastEarlyCheck = now;
+    if (config.roundEnd === 'ldspider') return true;
     const incoming = this.frontier.candidatePlds(plan.maxDepth);
     for (const pld of active) incoming.delete(pld);
     return incoming.size > 0;

@@ -204,6 +204,7 @@ test('--profile ldspider sets its bundle, recorded in the manifest, and an expli
   const config = (await readManifest(folder)).config as Record<string, unknown>;
   assert.equal(config.profile, 'ldspider');
   assert.equal(config.policy, 'round-robin');
+  assert.equal(config.roundEnd, 'ldspider');
   assert.equal(config.conditional, false);
   assert.deepEqual(config.plan, { maxDepth: 2, maxDocuments: null, maxRounds: 3 });
   assert.equal(config.concurrency, 8, 'an explicit --concurrency wins over the profile');

@@ -23,6 +23,12 @@ const links: Record<string, string[]> = {
   'd.org/3': ['http://e.org/4'],
   'e.org/4': [],
   'a.org/data/5': [],
+  // one PLD with four URLs in round 1, and no PLD that round 2 would bring: the round-end rules differ
+  'f.org/0': ['http://g.org/1', 'http://g.org/2', 'http://g.org/3', 'http://g.org/4'],
+  'g.org/1': [],
+  'g.org/2': [],
+  'g.org/3': [],
+  'g.org/4': [],
 };
 
 interface Hit {
@@ -120,6 +126,33 @@ test('a 2-hop crawl fetches exactly the documents within 2 hops, politely', asyn
       assert.ok(times[i] - times[i - 1] >= DELAY - 1, `${pld}: requests ${times[i] - times[i - 1]} ms apart`);
     }
   }
+});
+
+test("round-end rules: ours keeps a round while the next brings no new PLD, ldspider's ends it", async () => {
+  const rounds = async (roundEnd: 'observatory' | 'ldspider') => {
+    const dir = mkdtempSync(join(tmpdir(), `round-end-${roundEnd}-`));
+    const result = await crawlInto(dir, crawlConfig({ ...config(), roundEnd }), {
+      ...plan,
+      seeds: ['http://f.org/0'],
+    });
+    assert.equal(result.complete, true);
+    return {
+      urls: await journalUrls(dir),
+      rounds: result.stats.rounds.filter((r) => r.documents > 0).map((r) => [r.round, r.documents]),
+    };
+  };
+  // round 1 (g.org x 4, ex.org x 2) has 2 active PLDs for 4 fetch slots from its start
+  const ours = await rounds('observatory');
+  assert.deepEqual(ours.rounds, [
+    [0, 1],
+    [1, ours.urls.length - 1],
+  ]);
+  // ldspider: fewer active PLDs than slots ends round 1 at once; its rest is round 2's
+  const ldspider = await rounds('ldspider');
+  assert.deepEqual(ldspider.urls, ours.urls, 'the same documents either way');
+  assert.deepEqual(ldspider.rounds[0], [0, 1]);
+  assert.equal(ldspider.rounds.at(-1)?.[0], 2, JSON.stringify(ldspider.rounds));
+  assert.ok((ldspider.rounds.at(-1)?.[1] ?? 0) >= 4, JSON.stringify(ldspider.rounds));
 });
 
 test('the redirect target is recorded as final URL and not fetched again', async () => {

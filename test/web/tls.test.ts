@@ -157,6 +157,7 @@ test('--ca-file reads every PEM certificate of a bundle and refuses a missing or
     parseBudget: '10s',
     parseMemory: '192',
     policy: 'longest-first',
+    roundEnd: 'observatory',
     logLevel: 'silent',
   };
   const bundle = join(dir, 'bundle.pem');
