@@ -1,5 +1,6 @@
 -- Lifespan and availability per document: first and last observation, how often it was
--- attempted, how often it returned RDF, and its last status.
+-- attempted, how often it returned RDF, and its last status (the kernel expansion's crawls are
+-- no observations).
 SELECT
   url,
   min(fetched_at) AS first_seen,
@@ -10,5 +11,6 @@ SELECT
   arg_max(status, fetched_at) AS last_status,
   arg_max(error, fetched_at) AS last_error
 FROM read_parquet('snapshots/*/documents.parquet')
+WHERE kind <> 'expand'
 GROUP BY url
 ORDER BY availability, url;

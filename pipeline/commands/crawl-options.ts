@@ -41,9 +41,63 @@ export interface CrawlCliOptions {
   conditional?: boolean;
   userAgent?: string;
   policy: string;
+  /** With --profile (only the commands that have it). */
+  profile?: CrawlProfileName;
   now?: string;
   log?: string;
   logLevel: string;
+}
+
+/**
+ * Named bundles of crawl options, as the command line would give them (commander's option names).
+ * A profile sets each of its options that the command has and the command line leaves at its
+ * default; an option given explicitly wins. The profile's name goes into the config, so manifests
+ * record it beside the values it set.
+ */
+export const CRAWL_PROFILES = {
+  /**
+   * The crawl as the DyLDO paper configured LDSpider (docs/crawling.md, "The ldspider profile"):
+   * per-PLD queues polled round-robin, rounds = hops (expand), every document downloaded in full,
+   * and the paper's politeness and limits pinned, whatever our defaults become.
+   */
+  ldspider: {
+    policy: 'round-robin',
+    rounds: 'hops',
+    conditional: false,
+    concurrency: '64',
+    delay: '2',
+    perPld: '1',
+    timeout: '120s',
+  },
+} as const satisfies Record<string, Readonly<Record<string, string | boolean>>>;
+
+export type CrawlProfileName = keyof typeof CRAWL_PROFILES;
+
+/** Adds `--profile` (and `--conditional`, to take back a profile's `--no-conditional`) to a crawling command. */
+export function addProfileOption(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--profile <name>', 'start from a named bundle of options (explicit options win)').choices(
+        Object.keys(CRAWL_PROFILES),
+      ),
+    )
+    .option('--conditional', 're-visits ask with validators (the default; overrides a --profile)');
+}
+
+/**
+ * The options with `o.profile`'s bundle applied: each option of the bundle that `command` has and
+ * the command line did not give takes the profile's value.
+ */
+export function withProfile<T extends CrawlCliOptions>(o: T, command: Command): T {
+  if (o.profile === undefined) return o;
+  const applied: Record<string, string | boolean> = {};
+  for (const [key, value] of Object.entries(CRAWL_PROFILES[o.profile])) {
+    const known = command.options.some((option) => option.attributeName() === key);
+    // no source: the option has no default (`--conditional` beside `--no-conditional`) and was not given
+    const source = command.getOptionValueSource(key);
+    if (known && (source === undefined || source === 'default')) applied[key] = value;
+  }
+  return { ...o, ...applied };
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -186,6 +240,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     ...(o.warc === false ? { warc: false } : {}),
     ...(o.conditional === false ? { conditional: false } : {}),
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+    ...(o.profile ? { profile: o.profile } : {}),
   });
   const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;
   const logger = createLogger({ level: o.logLevel, file: o.log });

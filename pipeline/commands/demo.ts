@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { request } from 'undici';
 import { crawlConfig, createLogger, invalidInput } from '../core/index.ts';
-import { type DemoResult, prepareDemoFolder, runDemo } from '../demo/index.ts';
+import { type CaptureMeasures, type DemoResult, prepareDemoFolder, runDemo } from '../demo/index.ts';
 import { SCENARIOS, type SimWeb, startSimWeb } from '../simweb/index.ts';
 import { buildPortal, type PortalServer, servePortal } from '../stats/index.ts';
 import { addSimWebOptions, type SimWebCliOptions, simWebOptionsFromCli } from './simweb-options.ts';
@@ -160,14 +160,20 @@ export function demoCommand(): Command {
       );
       say('| re-visits | downloads | changes captured | real changes | recall | precision |');
       say('| --- | ---: | ---: | ---: | ---: | ---: |');
-      for (const [name, m] of [
-        ['weekly + adaptive ticks (DyLDO)', result.adaptive],
+      const rows: [string, CaptureMeasures][] = [
+        ...result.strategies.map((r, i): [string, CaptureMeasures] => [
+          `weekly + ticks, ${r.strategy}${i === 0 ? ' (default)' : ''}`,
+          r.measures,
+        ]),
         ['weekly only', result.weeklyOnly],
-      ] as const) {
+      ];
+      for (const [name, m] of rows) {
         say(
           `| ${name} | ${m.downloads} | ${m.captured} | ${m.realChanges} | ${percent(m.recall)} | ${percent(m.precision)} |`,
         );
       }
+      for (const r of result.strategies.slice(1))
+        say(`(the ${r.strategy} series crawled the kernel only, for this comparison: ${r.snapshotsDir})`);
       say('');
       say(
         `${result.published} snapshots in ${result.snapshotsDir} (check: npx observatory verify --root ${result.snapshotsDir})`,

@@ -1,8 +1,17 @@
 import { join } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { createProgress, invalidInput, readUriList } from '../core/index.ts';
 import { removeExpansionWork, runExpansion, writeExpansion } from '../crawl/index.ts';
-import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
+import { expansionPublisher } from '../observe/index.ts';
+import { snapshotName } from '../snapshot/index.ts';
+import {
+  addCrawlOptions,
+  addProfileOption,
+  type CrawlCliOptions,
+  crawlSetup,
+  stopSignal,
+  withProfile,
+} from './crawl-options.ts';
 
 interface ExpandCliOptions extends CrawlCliOptions {
   seeds: string;
@@ -10,6 +19,10 @@ interface ExpandCliOptions extends CrawlCliOptions {
   report?: string;
   repeat: string;
   hops: string;
+  rounds: 'unbounded' | 'hops';
+  out: string;
+  /** False with --no-publish. */
+  publish: boolean;
   work?: string;
   keepWork: boolean;
 }
@@ -24,16 +37,28 @@ function wholeNumber(name: string, text: string): number {
 export function expandCommand(): Command {
   const command = new Command('expand')
     .description(
-      'crawl 2 hops around the core seeds, --repeat times, and write the kernel (URIs that gave RDF)',
+      'crawl 2 hops around the core seeds, --repeat times, publish each crawl as an expand snapshot, and write the kernel (URIs that gave RDF)',
     )
     .option('--seeds <file>', 'core seed list, one URI a line', 'seeds/core.txt')
     .option('--kernel <file>', 'where the kernel list goes', 'seeds/kernel.txt')
     .option('--report <file>', 'expansion report (JSON; a .md beside it)', undefined)
     .option('--repeat <K>', 'independent crawls whose RDF documents are united (the paper used 10)', '10')
     .option('--hops <n>', 'hops from the seeds', '2')
+    .addOption(
+      new Option(
+        '--rounds <bound>',
+        'unbounded: every URI within --hops is fetched, whatever round it lands in; hops: rounds 0 to --hops only, as LDSpider counted them',
+      )
+        .choices(['unbounded', 'hops'])
+        .default('unbounded'),
+    )
+    .option('--out <dir>', 'snapshots folder the crawls are published into (kind expand)', 'snapshots')
+    .option('--no-publish', 'keep only the kernel and the report: publish no snapshot of the crawls')
     .option('--work <dir>', 'journals of the crawls (a rerun resumes them)')
     .option('--keep-work', 'keep the journals after the kernel is written', false);
-  return addCrawlOptions(command).action(async (o: ExpandCliOptions) => {
+  addProfileOption(command);
+  return addCrawlOptions(command).action(async (given: ExpandCliOptions, self: Command) => {
+    const o = withProfile(given, self);
     const setup = crawlSetup(o);
     const repeat = wholeNumber('--repeat', o.repeat);
     const hops = wholeNumber('--hops', o.hops);
@@ -41,14 +66,25 @@ export function expandCommand(): Command {
     if (seeds.length === 0) throw invalidInput('--seeds', 'a file with at least one URI', o.seeds);
     const workDir = o.work ?? join(join(o.kernel, '..'), '.expand');
     const startedAt = new Date(setup.clock.now()).toISOString();
+    const plan = { seeds: seeds.length, hops };
     const result = await runExpansion({
       seeds,
       repeat,
       hops,
+      roundsAreHops: o.rounds === 'hops',
       workDir,
       ...setup,
       progress: (i) => createProgress(`expand ${i}/${repeat}`, setup.clock, { logger: setup.logger }),
       signal: stopSignal(),
+      archive: o.publish,
+      crawlName: (i, start) => snapshotName('expand', start, i),
+      ...(o.publish
+        ? {
+            afterCrawl: expansionPublisher(o.out, setup, plan, (folder) =>
+              process.stdout.write(`published ${folder}\n`),
+            ),
+          }
+        : {}),
     });
     if (!result.complete) {
       process.stderr.write(`expand stopped; run the same command again to resume from ${workDir}\n`);

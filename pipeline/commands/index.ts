@@ -7,11 +7,13 @@ import { migrateCommand } from './migrate.ts';
 import { planCommand } from './plan.ts';
 import { portalCommand } from './portal.ts';
 import { reparseCommand } from './reparse.ts';
+import { reportCommand } from './report.ts';
 import { simwebCommand } from './simweb.ts';
 import { snapshotCommand } from './snapshot.ts';
 import { statsCommand } from './stats.ts';
 import { tickCommand } from './tick.ts';
 import { verifyCommand } from './verify.ts';
+import { workerCommand } from './worker.ts';
 
 /** Every subcommand of `observatory`, one factory per file in this folder. */
 export const commands: Array<() => Command> = [
@@ -26,6 +28,8 @@ export const commands: Array<() => Command> = [
   reparseCommand,
   statsCommand,
   portalCommand,
+  reportCommand,
   simwebCommand,
   demoCommand,
+  workerCommand,
 ];

@@ -11,6 +11,8 @@ interface PortalCliOptions {
   snapshotsUrl?: string;
   publisher?: string;
   contact?: string;
+  evaluation?: string;
+  estimation?: string;
   serve: boolean;
   port: string;
 }
@@ -48,6 +50,11 @@ export function portalCommand(): Command {
       '--contact <address>',
       'how to reach the operators: an e-mail address or a URL (VoID/DCAT contact point, About page)',
     )
+    .option(
+      '--evaluation <dir>',
+      'an `evaluate --out` folder (or a folder of them) for the Reproductions page',
+    )
+    .option('--estimation <dir>', 'a folder of `estimate --json` outputs (*.json) for the Reproductions page')
     .action(async (cli: PortalCliOptions) => {
       const port = Number(cli.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -63,6 +70,8 @@ export function portalCommand(): Command {
         snapshotsUrl: cli.snapshotsUrl,
         publisher: cli.publisher,
         contact: cli.contact,
+        evaluation: cli.evaluation,
+        estimation: cli.estimation,
       }).catch(async (error) => {
         await server?.close();
         throw error;

@@ -1,13 +1,25 @@
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { createProgress, invalidInput, ObservatoryError, readUriList } from '../core/index.ts';
+import { coordinatedCrawl } from '../distributed/index.ts';
 import { runWeeklySnapshot } from '../observe/index.ts';
-import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
+import {
+  addCrawlOptions,
+  addProfileOption,
+  type CrawlCliOptions,
+  crawlSetup,
+  stopSignal,
+  withProfile,
+} from './crawl-options.ts';
+import { addStrategyOption, strategyOption } from './strategy-option.ts';
+import { coordinatorUrl } from './worker.ts';
 
 interface SnapshotCliOptions extends CrawlCliOptions {
   kernel: string;
   out: string;
   adaptiveRounds: string;
+  strategy: string;
+  coordinator?: string;
 }
 
 /** `observatory snapshot`: the weekly snapshot of the kernel plus an adaptive crawl around it. */
@@ -18,45 +30,63 @@ export function snapshotCommand(): Command {
     )
     .option('--kernel <file>', 'kernel URI list', 'seeds/kernel.txt')
     .option('--out <dir>', 'snapshots folder', 'snapshots')
-    .option('--adaptive-rounds <n>', 'hops of the adaptive crawl out from the kernel', '3');
-  return addCrawlOptions(command).action(async (o: SnapshotCliOptions) => {
-    const setup = crawlSetup(o);
-    const adaptiveRounds = Number(o.adaptiveRounds);
-    if (!Number.isInteger(adaptiveRounds) || adaptiveRounds < 0) {
-      throw invalidInput('--adaptive-rounds', 'a whole number of at least 0', o.adaptiveRounds);
-    }
-    // no kernel yet is the usual first-run mistake: say which command makes one, as tick does
-    if (!existsSync(o.kernel))
-      throw new ObservatoryError(
-        'invalid_input',
-        `no kernel at ${o.kernel}: run \`observatory expand\` first (or give --kernel FILE)`,
-      );
-    const kernel = await readUriList(o.kernel);
-    if (kernel.length === 0)
-      throw invalidInput(
-        '--kernel',
-        'a kernel with at least one URI (run `observatory expand` first)',
-        o.kernel,
-      );
-    const outcome = await runWeeklySnapshot({
-      root: o.out,
-      kernel,
-      adaptiveRounds,
-      ...setup,
-      progress: createProgress('snapshot', setup.clock, { logger: setup.logger }),
-      publishProgress: () => createProgress('publish %', setup.clock, { logger: setup.logger }),
-      signal: stopSignal(),
-    });
-    if (outcome.status === 'exists') {
-      process.stdout.write(`snapshot ${outcome.name} is already published; nothing to do\n`);
-    } else if (outcome.status === 'stopped') {
-      process.stderr.write(`snapshot ${outcome.name} stopped; run the same command again to resume\n`);
-      process.exitCode = 130;
-    } else {
-      const m = outcome.snapshot.manifest;
-      process.stdout.write(
-        `published ${outcome.snapshot.folder}${outcome.resumed ? ' (resumed)' : ''}: ${JSON.stringify(m.counts)}\n`,
-      );
-    }
-  });
+    .option('--adaptive-rounds <n>', 'hops of the adaptive crawl out from the kernel', '3')
+    .option(
+      '--coordinator <url>',
+      'crawl through this PostgreSQL database with `observatory worker`s (docs/distributed.md)',
+    );
+  addProfileOption(command);
+  return addCrawlOptions(addStrategyOption(command)).action(
+    async (given: SnapshotCliOptions, self: Command) => {
+      const o = withProfile(given, self);
+      const strategy = strategyOption(o);
+      const coordinator = o.coordinator === undefined ? null : coordinatorUrl(o.coordinator);
+      const setup = crawlSetup(o);
+      const adaptiveRounds = Number(o.adaptiveRounds);
+      if (!Number.isInteger(adaptiveRounds) || adaptiveRounds < 0) {
+        throw invalidInput('--adaptive-rounds', 'a whole number of at least 0', o.adaptiveRounds);
+      }
+      // no kernel yet is the usual first-run mistake: say which command makes one, as tick does
+      if (!existsSync(o.kernel))
+        throw new ObservatoryError(
+          'invalid_input',
+          `no kernel at ${o.kernel}: run \`observatory expand\` first (or give --kernel FILE)`,
+        );
+      const kernel = await readUriList(o.kernel);
+      if (kernel.length === 0)
+        throw invalidInput(
+          '--kernel',
+          'a kernel with at least one URI (run `observatory expand` first)',
+          o.kernel,
+        );
+      const outcome = await runWeeklySnapshot({
+        root: o.out,
+        kernel,
+        adaptiveRounds,
+        ...setup,
+        // workers keep no WARC archive and send no validators yet (docs/distributed.md)
+        ...(coordinator
+          ? {
+              config: { ...setup.config, warc: false, conditional: false },
+              crawl: coordinatedCrawl(coordinator),
+            }
+          : {}),
+        strategy,
+        progress: createProgress('snapshot', setup.clock, { logger: setup.logger }),
+        publishProgress: () => createProgress('publish %', setup.clock, { logger: setup.logger }),
+        signal: stopSignal(),
+      });
+      if (outcome.status === 'exists') {
+        process.stdout.write(`snapshot ${outcome.name} is already published; nothing to do\n`);
+      } else if (outcome.status === 'stopped') {
+        process.stderr.write(`snapshot ${outcome.name} stopped; run the same command again to resume\n`);
+        process.exitCode = 130;
+      } else {
+        const m = outcome.snapshot.manifest;
+        process.stdout.write(
+          `published ${outcome.snapshot.folder}${outcome.resumed ? ' (resumed)' : ''}: ${JSON.stringify(m.counts)}\n`,
+        );
+      }
+    },
+  );
 }

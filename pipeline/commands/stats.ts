@@ -8,6 +8,8 @@ interface StatsCliOptions {
   downloadsUrl?: string;
   publisher?: string;
   contact?: string;
+  evaluation?: string;
+  estimation?: string;
 }
 
 /** `observatory stats`: the portal's data (portal.json, VoID/DCAT, urls.txt) from the snapshots, without rendering. */
@@ -28,6 +30,11 @@ export function statsCommand(): Command {
       '--contact <address>',
       'how to reach the operators: an e-mail address or a URL (VoID/DCAT contact point, About page)',
     )
+    .option(
+      '--evaluation <dir>',
+      'an `evaluate --out` folder (or a folder of them) for the Reproductions page',
+    )
+    .option('--estimation <dir>', 'a folder of `estimate --json` outputs (*.json) for the Reproductions page')
     .action(async (cli: StatsCliOptions) => {
       const o = statsOptions({ ...cli, dataDir: cli.data });
       const data = await computePortalData(o);

@@ -2,10 +2,12 @@ import { Command } from 'commander';
 import { createProgress, parseDuration } from '../core/index.ts';
 import { runTick } from '../observe/index.ts';
 import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
+import { addStrategyOption, strategyOption } from './strategy-option.ts';
 
 interface TickCliOptions extends CrawlCliOptions {
   out: string;
   maxDuration?: string;
+  strategy: string;
 }
 
 /** `observatory tick`: the sub-weekly crawl of the kernel documents due in the current slot. */
@@ -16,12 +18,14 @@ export function tickCommand(): Command {
     )
     .option('--out <dir>', 'snapshots folder', 'snapshots')
     .option('--max-duration <duration>', 'longest the crawl may take (default: what is left of the slot)');
-  return addCrawlOptions(command).action(async (o: TickCliOptions) => {
+  return addCrawlOptions(addStrategyOption(command)).action(async (o: TickCliOptions) => {
+    const strategy = strategyOption(o);
     const setup = crawlSetup(o);
     const outcome = await runTick({
       ...(o.maxDuration ? { maxDurationMs: parseDuration(o.maxDuration, '--max-duration') } : {}),
       root: o.out,
       ...setup,
+      strategy,
       progress: createProgress('tick', setup.clock, { logger: setup.logger }),
       publishProgress: () => createProgress('publish %', setup.clock, { logger: setup.logger }),
       signal: stopSignal(),

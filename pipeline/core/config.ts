@@ -79,6 +79,11 @@ export interface CrawlConfig {
    * a 304 carries its statements over (docs/crawling.md, "Conditional re-visits").
    */
   readonly conditional: boolean;
+  /**
+   * The named bundle of options (`--profile`) the command line started from, recorded in the
+   * manifest's config; absent without one.
+   */
+  readonly profile?: string;
 }
 
 export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
@@ -158,6 +163,8 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
   for (const k of ['warc', 'conditional'] as const) {
     if (typeof c[k] !== 'boolean') throw invalidInput(k, 'true or false', c[k]);
   }
+  if (c.profile !== undefined && typeof c.profile !== 'string')
+    throw invalidInput('profile', 'the name of a profile', c.profile);
   if (typeof c.userAgent !== 'string' || !c.userAgent.includes(c.productToken)) {
     throw invalidInput(
       'userAgent',

@@ -118,7 +118,8 @@ export interface ParseResult {
 }
 
 export type CrawlSegment = 'kernel' | 'adaptive' | 'expand';
-export type SnapshotKind = 'weekly' | 'interval';
+/** weekly and interval snapshots observe the kernel over time; an expand snapshot is one crawl of the kernel's expansion. */
+export type SnapshotKind = 'weekly' | 'interval' | 'expand';
 
 /** One row of documents.parquet: one URI attempted in one crawl. */
 export interface DocumentRecord {

@@ -85,7 +85,7 @@ export interface CrawlResult {
 export const HELD_BODY_BYTES = 64 * 1024 * 1024;
 
 /** The seeds as round-0 URLs: normalised, http(s) only, first occurrence kept. */
-function seedUrls(seeds: readonly string[]): RoundUrl[] {
+export function seedUrls(seeds: readonly string[]): RoundUrl[] {
   const urls = new Set<string>();
   for (const seed of seeds) {
     const url = normaliseIri(seed.trim());

@@ -1,6 +1,7 @@
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
+import { ObservatoryError } from '../core/index.ts';
 import { runCrawl } from './crawl.ts';
 import type { CrawlStatsSnapshot } from './crawl-stats.ts';
 import { isRdfDocument } from './crawl-stats.ts';
@@ -14,6 +15,14 @@ export interface ExpansionOptions {
   readonly repeat: number;
   /** Hops from the seeds (the paper used 2). */
   readonly hops: number;
+  /**
+   * False: every crawl runs until no URI within `hops` is left, whatever round the round-end rule
+   * moves it to. True: rounds 0 to `hops` only, as LDSpider counts hops (the round-end rule's tail
+   * moved into the last round is fetched, its links are not followed).
+   */
+  readonly roundsAreHops?: boolean;
+  /** Keep each crawl's WARC files (with config.warc) beside its journal, for publishing them. */
+  readonly archive?: boolean;
   /** Journals of the crawls go to `<workDir>/crawl-<i>`; a rerun resumes them. */
   readonly workDir: string;
   readonly config: CrawlConfig;
@@ -22,6 +31,55 @@ export interface ExpansionOptions {
   readonly logger: Logger;
   readonly progress?: (crawl: number) => Progress;
   readonly signal?: AbortSignal;
+  /** The name of crawl `i` started at `startedAt`: its WARC files' prefix (default `crawl-<i>`). */
+  readonly crawlName?: (crawl: number, startedAt: number) => string;
+  /**
+   * Called once each crawl has finished, before the next starts (on a rerun, again for the crawls
+   * finished before: it must be idempotent). The crawl's journal and archive stay until the
+   * expansion's work folder is removed.
+   */
+  readonly afterCrawl?: (crawl: ExpansionCrawl) => Promise<void>;
+}
+
+/** One finished crawl of an expansion. */
+export interface ExpansionCrawl {
+  /** 1 to `of`. */
+  readonly crawl: number;
+  readonly of: number;
+  readonly name: string;
+  /** The folder of its journal. */
+  readonly dir: string;
+  /** The folder of its WARC files; null when config.warc is off. */
+  readonly archive: string | null;
+  /** Rounds it could have (round 0 holds the seeds): `hops + 1`, or Infinity. */
+  readonly maxRounds: number;
+  /** Start and end of the crawl (epoch ms), fixed once, so that a rerun sees the same crawl. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly stats: CrawlStatsSnapshot;
+}
+
+/** When a crawl of the expansion started and ended, kept beside its journal across reruns. */
+interface CrawlTimes {
+  readonly startedAt: number;
+  readonly endedAt?: number;
+}
+
+const TIMES_FILE = 'expansion-crawl.json';
+
+async function readTimes(dir: string): Promise<CrawlTimes | null> {
+  const file = join(dir, TIMES_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const times = JSON.parse(text) as CrawlTimes;
+  if (!Number.isFinite(times?.startedAt))
+    throw new ObservatoryError('corrupt', `${file} has no startedAt; remove the expansion's work folder`);
+  return times;
 }
 
 export interface ExpansionResult {
@@ -39,20 +97,30 @@ export interface ExpansionResult {
  * seeds; the kernel is the union of URIs that dereferenced to RDF.
  */
 export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult> {
+  // by default the hop limit bounds the crawl, not the rounds: the round-end rule moves a round's
+  // tail to the next round, and a last round at `hops` never follows that tail's links
+  const maxRounds = o.roundsAreHops ? o.hops + 1 : Number.POSITIVE_INFINITY;
   const kernel = new Map<string, string>();
   const crawls: CrawlStatsSnapshot[] = [];
   for (let i = 1; i <= o.repeat; i++) {
     const dir = join(o.workDir, `crawl-${i}`);
+    // the start is written before the first fetch: a resumed crawl keeps its name and start
+    let times = await readTimes(dir);
+    if (!times) {
+      times = { startedAt: o.clock.now() };
+      await mkdir(dir, { recursive: true });
+      await writeAtomically(join(dir, TIMES_FILE), JSON.stringify(times));
+    }
+    const name = o.crawlName?.(i, times.startedAt) ?? `crawl-${i}`;
+    const archive = o.archive && o.config.warc ? join(dir, 'warc') : null;
     // each crawl gets a fresh fetcher: robots.txt and politeness state as on separate runs
-    const tools = createCrawlTools(o.config, o.clock);
+    const tools = createCrawlTools(o.config, o.clock, archive ? { dir: archive, prefix: name } : undefined);
     o.logger.info({ crawl: i, of: o.repeat, dir }, 'expansion crawl');
     const result = await runCrawl({
       plan: {
         seeds: o.seeds,
         maxDepth: o.hops,
-        // the hop limit bounds the crawl, not the rounds: the round-end rule moves a round's tail
-        // to the next round, and a last round at `hops` would never fetch that tail's links
-        maxRounds: Number.POSITIVE_INFINITY,
+        maxRounds,
         maxDocuments: Number.POSITIVE_INFINITY,
         segmentFor: () => 'expand',
       },
@@ -67,7 +135,24 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
       signal: o.signal,
     }).finally(() => tools.close());
     if (!result.complete) return { complete: false, kernel: [], crawls, plds: [] };
+    let endedAt = times.endedAt;
+    if (endedAt === undefined) {
+      // a resumed crawl's clock may read before its start (the same --now again): never end before it
+      endedAt = Math.max(o.clock.now(), times.startedAt);
+      await writeAtomically(join(dir, TIMES_FILE), JSON.stringify({ ...times, endedAt }));
+    }
     crawls.push(result.stats);
+    await o.afterCrawl?.({
+      crawl: i,
+      of: o.repeat,
+      name,
+      dir,
+      archive,
+      maxRounds,
+      startedAt: times.startedAt,
+      endedAt,
+      stats: result.stats,
+    });
     for await (const { record } of readJournalDocuments(dir, { logger: o.logger })) {
       if (isRdfDocument(record)) kernel.set(record.url, record.pld);
     }

@@ -1,9 +1,10 @@
 /** The crawl stage: frontier, breadth-first rounds, journal and resume, kernel expansion. */
 export type { CrawlFetcher, CrawlOptions, CrawlPlan, CrawlResult } from './crawl.ts';
-export { runCrawl } from './crawl.ts';
+export { runCrawl, seedUrls } from './crawl.ts';
 export type { CrawlStatsSnapshot, RoundStats } from './crawl-stats.ts';
-export { isRdfDocument } from './crawl-stats.ts';
-export type { ExpansionOptions, ExpansionResult } from './expand.ts';
+export { CrawlStats, isRdfDocument } from './crawl-stats.ts';
+export { processFetch } from './document.ts';
+export type { ExpansionCrawl, ExpansionOptions, ExpansionResult } from './expand.ts';
 export { expansionMarkdown, removeExpansionWork, runExpansion, writeExpansion } from './expand.ts';
 export type { JournalLine } from './journal.ts';
 export { JOURNAL_FILE, openJournal, readJournalDocuments } from './journal.ts';
@@ -12,3 +13,4 @@ export { POLICY_NAMES } from './policy.ts';
 export type { Revisits } from './revisit.ts';
 export type { ArchiveTarget, CrawlTools } from './tools.ts';
 export { createCrawlTools } from './tools.ts';
+export { UrlClaims } from './url-claims.ts';

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import type { CrawlConfig, Logger } from '../core/index.ts';
 import { clockStartingAt, parseResolveRule, readUriList } from '../core/index.ts';
 import { runExpansion, writeExpansion } from '../crawl/index.ts';
-import { runTick, runWeeklySnapshot } from '../observe/index.ts';
-import { DAY, SLOT_MS, SLOTS_PER_WEEK, WEEK } from '../schedule/index.ts';
+import { expansionPublisher, runTick, runWeeklySnapshot } from '../observe/index.ts';
+import { DAY, defaultStrategy, SLOT_MS, SLOTS_PER_WEEK, WEEK } from '../schedule/index.ts';
 import type { SimWeb } from '../simweb/index.ts';
-import { openDuckDb, sqlString } from '../snapshot/index.ts';
+import { openDuckDb, snapshotName, sqlString } from '../snapshot/index.ts';
 import { type CaptureMeasures, captureMeasures } from './truth-comparison.ts';
 
 export interface DemoOptions {
@@ -23,12 +23,33 @@ export interface DemoOptions {
   readonly say: (line: string) => void;
 }
 
+/** How one strategy's weekly snapshots and ticks caught the simulated Web's real changes. */
+export interface StrategyMeasures {
+  readonly strategy: string;
+  readonly snapshotsDir: string;
+  readonly measures: CaptureMeasures;
+}
+
 export interface DemoResult {
+  /** The default strategy's snapshots: the observatory the portal shows. */
   readonly snapshotsDir: string;
   readonly kernel: number;
+  /** Snapshots published in snapshotsDir. */
   readonly published: number;
-  readonly adaptive: CaptureMeasures;
+  /** The default strategy first, then the one it is compared with. */
+  readonly strategies: readonly StrategyMeasures[];
   readonly weeklyOnly: CaptureMeasures;
+}
+
+/** What the default strategy is compared with: the observatory paper's levels. */
+export const COMPARED_STRATEGY = 'dyldo';
+
+/** One series of weekly snapshots and ticks on the shared virtual clock, under one strategy. */
+interface Series {
+  readonly strategy: string;
+  readonly root: string;
+  /** The comparison series crawls the kernel only: the measures count kernel documents alone. */
+  readonly adaptiveRounds: number;
 }
 
 async function kernelObservations(
@@ -57,8 +78,9 @@ async function kernelObservations(
 
 /**
  * The observatory end to end on the simulated Web, on a virtual clock: expand the kernel, then
- * `weeks` weekly snapshots, each followed by the 15 sub-weekly ticks of its week, and finally a
- * comparison with the simulated Web's ground truth.
+ * `weeks` weekly snapshots, each followed by the 15 sub-weekly ticks of its week, scheduled by the
+ * default strategy and, in a second series of kernel-only crawls, by DyLDO's levels; finally how
+ * each caught the simulated Web's real changes (its ground truth).
  */
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const { sim, say } = o;
@@ -79,13 +101,23 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const expandAt = start - 60_000;
   sim.setClock(expandAt);
   say(`expand: 2-hop crawl around ${seeds.length} core seeds`);
+  const expandClock = clockStartingAt(expandAt);
   const expansion = await runExpansion({
     seeds,
     repeat: 1,
     hops: 2,
     workDir: join(o.out, 'seeds', '.expand'),
     ...base,
-    clock: clockStartingAt(expandAt),
+    clock: expandClock,
+    // published like `observatory expand` does, for the Reproductions page's per-round figures
+    archive: true,
+    crawlName: (i, at) => snapshotName('expand', at, i),
+    afterCrawl: expansionPublisher(
+      snapshotsDir,
+      { ...base, clock: expandClock },
+      { seeds: seeds.length, hops: 2 },
+      (folder) => say(`  expansion crawl published: ${folder}`),
+    ),
   });
   const kernelFile = join(o.out, 'seeds', 'kernel.txt');
   const iso = new Date(expandAt).toISOString();
@@ -101,39 +133,62 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const kernel = await readUriList(kernelFile);
   say(`  kernel: ${kernel.length} URIs on ${expansion.plds.length} PLDs -> ${kernelFile}`);
 
+  // the same weeks twice, interleaved so that both series see the simulated Web at the same
+  // moments: the default strategy (the observatory, with its adaptive crawl) and the comparison,
+  // in a folder of its own
+  const series: Series[] = [
+    { strategy: defaultStrategy, root: snapshotsDir, adaptiveRounds: 1 },
+    {
+      strategy: COMPARED_STRATEGY,
+      root: join(o.out, 'compare', COMPARED_STRATEGY, 'snapshots'),
+      adaptiveRounds: 0,
+    },
+  ];
+  const [main] = series;
   let published = 0;
   // `weeks` full weeks (a weekly snapshot and its 15 ticks each), closed by one more weekly snapshot
   for (let week = 0; week <= o.weeks; week++) {
     const weekStart = start + week * WEEK;
-    sim.setClock(weekStart);
-    const weekly = await runWeeklySnapshot({
-      root: snapshotsDir,
-      kernel,
-      adaptiveRounds: 1,
-      ...base,
-      clock: clockStartingAt(weekStart),
-    });
-    if (weekly.status !== 'published')
-      throw new Error(`weekly snapshot of week ${week + 1}: ${weekly.status}`);
-    published++;
-    const c = weekly.snapshot.manifest.counts;
-    say(
-      `week ${week + 1}: weekly snapshot ${weekly.snapshot.name}: ${c.documents} documents, ${c.statements} statements`,
-    );
+    for (const s of series) {
+      sim.setClock(weekStart);
+      const weekly = await runWeeklySnapshot({
+        root: s.root,
+        kernel,
+        adaptiveRounds: s.adaptiveRounds,
+        strategy: s.strategy,
+        ...base,
+        clock: clockStartingAt(weekStart),
+      });
+      if (weekly.status !== 'published')
+        throw new Error(`weekly snapshot of week ${week + 1} (${s.strategy}): ${weekly.status}`);
+      if (s !== main) continue;
+      published++;
+      const c = weekly.snapshot.manifest.counts;
+      say(
+        `week ${week + 1}: weekly snapshot ${weekly.snapshot.name}: ${c.documents} documents, ${c.statements} statements`,
+      );
+    }
     if (week === o.weeks) break;
-    const ticks: string[] = [];
+    const ticks = new Map<Series, string[]>(series.map((s) => [s, []]));
     for (let slot = 1; slot < SLOTS_PER_WEEK; slot++) {
       const at = weekStart + slot * SLOT_MS;
-      sim.setClock(at);
-      const tick = await runTick({ root: snapshotsDir, ...base, clock: clockStartingAt(at) });
-      if (tick.status === 'published') {
-        published++;
-        ticks.push(`${slot}:${tick.due}`);
+      for (const s of series) {
+        sim.setClock(at);
+        const tick = await runTick({
+          root: s.root,
+          strategy: s.strategy,
+          ...base,
+          clock: clockStartingAt(at),
+        });
+        if (tick.status !== 'published') continue;
+        if (s === main) published++;
+        ticks.get(s)!.push(`${slot}:${tick.due}`);
       }
     }
-    say(
-      `  ticks (slot:documents): ${ticks.length > 0 ? ticks.join(' ') : 'none due yet (every document starts at 1x a week)'}`,
-    );
+    for (const [s, done] of ticks)
+      say(
+        `  ticks of ${s.strategy} (slot:documents): ${done.length > 0 ? done.join(' ') : 'none due yet (every document starts at 1x a week)'}`,
+      );
   }
 
   const end = start + o.weeks * WEEK;
@@ -144,14 +199,24 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       record.changes.filter((c) => c.graphChanged).map((c) => Date.parse(c.at)),
     );
   }
-  const observed = await kernelObservations(snapshotsDir);
   // an hour of slack: fetched_at is the crawl's clock, a little after the slot's virtual moment
   const span = { start, end: end + 60 * 60_000 };
+  const strategies: StrategyMeasures[] = [];
+  let weeklyOnly: CaptureMeasures | null = null;
+  for (const s of series) {
+    const observed = await kernelObservations(s.root);
+    strategies.push({
+      strategy: s.strategy,
+      snapshotsDir: s.root,
+      measures: captureMeasures(observed.all, truth, span),
+    });
+    weeklyOnly ??= captureMeasures(observed.weekly, truth, span);
+  }
   return {
     snapshotsDir,
     kernel: kernel.length,
     published,
-    adaptive: captureMeasures(observed.all, truth, span),
-    weeklyOnly: captureMeasures(observed.weekly, truth, span),
+    strategies,
+    weeklyOnly: weeklyOnly!,
   };
 }

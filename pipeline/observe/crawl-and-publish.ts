@@ -2,8 +2,9 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress, ScheduleEntry } from '../core/index.ts';
 import { collectGarbage } from '../core/index.ts';
-import type { CrawlPlan, PolicyName } from '../crawl/index.ts';
+import type { CrawlOptions, CrawlPlan, CrawlResult, PolicyName } from '../crawl/index.ts';
 import { createCrawlTools, readJournalDocuments, runCrawl } from '../crawl/index.ts';
+import { liveStrategy, type Strategy } from '../schedule/index.ts';
 import { openPreviousContent, openPublication, type PublishedSnapshot } from '../snapshot/index.ts';
 import { type RunState, runDir, saveRunState } from './run-state.ts';
 
@@ -21,6 +22,15 @@ export interface ObserveContext {
   readonly progress?: Progress;
   /** Progress of the publish that follows the crawl, created when the publish starts (its clock starts then). */
   readonly publishProgress?: () => Progress;
+  /** The re-visit strategy that moves the kernel's schedule on (default: the schedule stage's defaultStrategy). */
+  readonly strategy?: string;
+  /** Crawls in place of runCrawl (the distributed mode's coordinator); the run's name identifies the crawl. */
+  readonly crawl?: (options: CrawlOptions, name: string) => Promise<CrawlResult>;
+}
+
+/** The strategy a run moves the schedule on with: the one it started with, else the context's. */
+export function runStrategy(run: RunState, ctx: ObserveContext): Strategy {
+  return liveStrategy(run.strategy ?? ctx.strategy);
 }
 
 /**
@@ -42,19 +52,23 @@ export async function crawlAndPublish(
   const revisits = config.conditional
     ? await openPreviousContent(ctx.root, plan.seeds, new Date(run.startedAt).toISOString())
     : undefined;
-  const crawled = await runCrawl({
-    plan,
-    config,
-    policy,
-    fetcher: tools.fetcher,
-    loadContext: tools.loadContext,
-    dir,
-    clock,
-    logger,
-    progress: ctx.progress,
-    signal: ctx.signal,
-    revisits,
-  }).finally(async () => {
+  const crawl = ctx.crawl ?? runCrawl;
+  const crawled = await crawl(
+    {
+      plan,
+      config,
+      policy,
+      fetcher: tools.fetcher,
+      loadContext: tools.loadContext,
+      dir,
+      clock,
+      logger,
+      progress: ctx.progress,
+      signal: ctx.signal,
+      revisits,
+    },
+    run.name,
+  ).finally(async () => {
     await tools.close();
     revisits?.close();
   });
@@ -89,6 +103,7 @@ export async function crawlAndPublish(
     config: {
       ...config,
       policy,
+      strategy: runStrategy(run, ctx).name,
       plan: { maxDepth: plan.maxDepth, maxDocuments: plan.maxDocuments, maxRounds: plan.maxRounds },
     },
     documents: () => readJournalDocuments(dir, { logger }),

@@ -1,8 +1,11 @@
 /**
  * The observe stage: runs one observation of the Web of Data end to end (crawl, publish, move
- * the re-visit schedule on) for the `snapshot` and `tick` commands and the demo.
+ * the re-visit schedule on) for the `snapshot` and `tick` commands and the demo, and publishes
+ * the kernel expansion's crawls.
  */
 export type { ObserveContext } from './crawl-and-publish.ts';
+export type { ExpansionPlan, ExpansionSetup } from './publish-expansion.ts';
+export { expansionPublisher } from './publish-expansion.ts';
 export type { TickContext, TickOutcome } from './tick.ts';
 export { runTick } from './tick.ts';
 export type { WeeklyOptions, WeeklyOutcome } from './weekly.ts';

@@ -20,6 +20,11 @@ export interface RunState {
   /** Slot 0 for weekly snapshots, 1..15 for interval crawls. */
   readonly slot: number;
   readonly seeds: readonly string[];
+  /**
+   * The re-visit strategy the run's schedule is moved on with, fixed at its start so that a run
+   * resumed with other options publishes what it began (absent in runs saved before it was kept).
+   */
+  readonly strategy?: string;
   /** Set once the crawl is complete, so that a publish rerun after a crash sees the same input. */
   readonly endedAt?: number;
 }
@@ -61,6 +66,7 @@ function runStateProblem(text: string, name: string): string | null {
   if (!isInstant(value.startedAt) || !isInstant(value.weekStart))
     return '"startedAt" or "weekStart" is not a time';
   if (value.endedAt !== undefined && !isInstant(value.endedAt)) return '"endedAt" is not a time';
+  if (value.strategy !== undefined && typeof value.strategy !== 'string') return '"strategy" is not a name';
   const slots = value.kind === 'weekly' ? [0, 0] : [1, SLOTS_PER_WEEK - 1];
   if (!Number.isInteger(value.slot) || (value.slot as number) < slots[0] || (value.slot as number) > slots[1])
     return `its "slot" is not ${slots[0] === slots[1] ? slots[0] : `${slots[0]}..${slots[1]}`}`;

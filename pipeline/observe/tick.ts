@@ -1,6 +1,7 @@
 import { ObservatoryError } from '../core/index.ts';
 import {
   dueUrls,
+  liveStrategy,
   nextSchedule,
   planSlot,
   readHistoryStats,
@@ -10,7 +11,7 @@ import {
 } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
 import { listSnapshots, snapshotName } from '../snapshot/index.ts';
-import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
+import { crawlAndPublish, type ObserveContext, runStrategy } from './crawl-and-publish.ts';
 import {
   findUnfinishedRun,
   type RunState,
@@ -42,6 +43,7 @@ export type TickOutcome =
 async function crawlDue(run: RunState, ctx: ObserveContext): Promise<PublishedSnapshot | null> {
   const previous = await latestSchedule(ctx.root, run.name);
   const slotStart = run.weekStart + run.slot * SLOT_MS;
+  const strategy = runStrategy(run, ctx);
   return crawlAndPublish(
     run,
     {
@@ -56,6 +58,7 @@ async function crawlDue(run: RunState, ctx: ObserveContext): Promise<PublishedSn
         previous,
         observations: run.seeds.map((url) => ({ url, changed: changes.get(url) ?? null })),
         observedAt: slotStart,
+        strategy,
       }),
     ctx,
   );
@@ -150,6 +153,7 @@ async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
     weekStart,
     slot: position.slot,
     seeds: due,
+    strategy: liveStrategy(ctx.strategy).name,
   };
   await saveRunState(ctx.root, run);
   const snapshot = await crawlDue(run, ctx);

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { nextSchedule, weekPosition, weekStartOf } from '../schedule/index.ts';
+import { liveStrategy, nextSchedule, weekPosition, weekStartOf } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
-import { listSnapshots, readSchedule, snapshotName } from '../snapshot/index.ts';
-import { crawlAndPublish, type ObserveContext } from './crawl-and-publish.ts';
+import { listSnapshots, observationSnapshots, readSchedule, snapshotName } from '../snapshot/index.ts';
+import { crawlAndPublish, type ObserveContext, runStrategy } from './crawl-and-publish.ts';
 import {
   findUnfinishedRun,
   type RunState,
@@ -23,9 +23,12 @@ export type WeeklyOutcome =
   | { readonly status: 'exists'; readonly name: string }
   | { readonly status: 'stopped'; readonly name: string };
 
-/** The schedule left by the most recent published snapshot (the state `tick` and the next week continue). */
+/**
+ * The schedule left by the most recent published observation (the state `tick` and the next week
+ * continue); an expansion crawl carries no schedule.
+ */
 export async function latestSchedule(root: string, before?: string) {
-  const snapshots = (await listSnapshots(root)).filter((s) => s.name !== before);
+  const snapshots = observationSnapshots(await listSnapshots(root)).filter((s) => s.name !== before);
   const latest = snapshots.at(-1);
   return latest ? readSchedule(join(root, latest.name)) : [];
 }
@@ -78,11 +81,13 @@ async function weeklyUnlocked(o: WeeklyOptions): Promise<WeeklyOutcome> {
       weekStart: weekStartOf(name),
       slot: 0,
       seeds: o.kernel,
+      strategy: liveStrategy(o.strategy).name,
     } satisfies RunState;
     await saveRunState(o.root, run);
   }
   const weekly = run;
   const previous = await latestSchedule(o.root, weekly.name);
+  const strategy = runStrategy(weekly, o);
   const snapshot = await crawlAndPublish(
     weekly,
     {
@@ -99,6 +104,7 @@ async function weeklyUnlocked(o: WeeklyOptions): Promise<WeeklyOutcome> {
         observations: weekly.seeds.map((url) => ({ url, changed: changes.get(url) ?? null })),
         observedAt: weekly.weekStart,
         kernel: weekly.seeds,
+        strategy,
       }),
     o,
   );

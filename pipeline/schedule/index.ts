@@ -36,6 +36,8 @@ export { snapshotHistories } from './histories/snapshots.ts';
 export type { SyntheticKind, SyntheticOptions } from './histories/synthetic.ts';
 export { SYNTHETIC_BUCKETS, SYNTHETIC_KINDS, syntheticHistories } from './histories/synthetic.ts';
 export type { ChangeHistory } from './histories/types.ts';
+export type { LiveState, StoredHistory } from './live-state.ts';
+export { HISTORY_LIMIT, readLiveState } from './live-state.ts';
 export type { BurstOptions, BurstState } from './strategies/burst-aware.ts';
 export { BURST_DEFAULTS, burstStrategy } from './strategies/burst-aware.ts';
 export { irregularRate, regularRate } from './strategies/change-rate.ts';
@@ -79,4 +81,12 @@ export {
 export type { Bounds, Decision, DecisionInput, History, Strategy, Truth } from './strategies/types.ts';
 export { windowHalfStrategy, windowTenStrategy } from './strategies/window.ts';
 export type { Observation, WeekPosition } from './tick-plan.ts';
-export { dueUrls, nextSchedule, weekPosition, weekStartOf } from './tick-plan.ts';
+export {
+  dueUrls,
+  LIVE_BOUNDS,
+  liveStrategy,
+  nextSchedule,
+  slotInterval,
+  weekPosition,
+  weekStartOf,
+} from './tick-plan.ts';

@@ -1,13 +1,18 @@
 import type { ScheduleEntry } from '../core/index.ts';
+import { ObservatoryError, quoteInput } from '../core/index.ts';
 import {
-  DYLDO_DOWN_AFTER,
-  type DyldoState,
-  dyldoStrategy,
-  SLOT_MS,
-  SLOTS_PER_WEEK,
-} from './strategies/dyldo.ts';
-import { PAPER_BOUNDS, WEEK } from './strategies/intervals.ts';
+  baselineOnly,
+  type LiveState,
+  loadHistory,
+  readLiveState,
+  type StoredHistory,
+  storeHistory,
+} from './live-state.ts';
+import { levelForInterval, SLOT_MS, SLOTS_PER_WEEK } from './strategies/dyldo.ts';
+import { WEEK } from './strategies/intervals.ts';
 import { ObservationLog } from './strategies/observation-log.ts';
+import { defaultStrategy, strategyByName } from './strategies/registry.ts';
+import type { Bounds, Strategy } from './strategies/types.ts';
 
 /** Where a moment falls in the observatory's week: 16 slots of 10.5 h from the week's boundary. */
 export interface WeekPosition {
@@ -52,64 +57,87 @@ export interface Observation {
 }
 
 /**
- * The DyLDO levels of the observatory paper (up a level after changes in two consecutive
- * observations at its level) with a move-down rule of this project's own, not the paper's (down
- * after DYLDO_DOWN_AFTER consecutive unchanged ones), as the strategies module implements it for
- * the evaluation too: one implementation for both.
+ * The interval range a live strategy is given: at least a slot (the finest the week is cut into),
+ * at most a week, since the weekly snapshot observes every kernel document anyway.
  */
-const tickStrategy = dyldoStrategy(DYLDO_DOWN_AFTER);
+export const LIVE_BOUNDS: Bounds = Object.freeze({ min: SLOT_MS, max: WEEK });
 
-function parseState(entry: ScheduleEntry | undefined): DyldoState {
-  if (!entry) return tickStrategy.init(WEEK);
-  return JSON.parse(entry.state) as DyldoState;
+/**
+ * The strategy `tick` and the weekly snapshot schedule with: any of the registry (`dyldo-K`
+ * included) but an oracle, which reads each document's true change rate that no crawl knows.
+ */
+export function liveStrategy(name: string = defaultStrategy): Strategy {
+  const strategy = strategyByName(name);
+  if (strategy.oracle)
+    throw new ObservatoryError(
+      'invalid_input',
+      `strategy ${quoteInput(name)} is an oracle (it reads the true change rate, for \`evaluate\` only) and cannot schedule crawls: choose another, e.g. ${defaultStrategy} or dyldo`,
+    );
+  return strategy;
 }
 
 /**
- * The kernel's schedule after a crawl observed at `observedAt` (the slot start): observed
- * documents move by the rule and are due again one level interval later; the others keep their
- * entries. `kernel` (weekly snapshots) adds new kernel documents at level 0 and drops ones that left.
+ * A strategy's interval on the week's slots: the nearest whole number of 10.5 h slots, 1 to 16
+ * (a tick crawls what is due at its slot's start, so no finer interval can be kept).
+ */
+export function slotInterval(interval: number): number {
+  return Math.min(SLOTS_PER_WEEK, Math.max(1, Math.round(interval / SLOT_MS))) * SLOT_MS;
+}
+
+/** What a document's previous entry leaves for the next decision under `strategy`. */
+function continued(before: ScheduleEntry | undefined, strategy: Strategy) {
+  if (!before) return { state: strategy.init(WEEK), history: null, interval: WEEK };
+  const stored = readLiveState(before);
+  return {
+    // another strategy's state means nothing to this one: it starts afresh from the interval in force
+    state: before.strategy === strategy.name ? stored.state : strategy.init(before.intervalMs),
+    // an entry without a history (DyLDO's, before histories were kept) was last observed one interval before it is due
+    history: stored.history ?? baselineOnly(before.nextDue - before.intervalMs),
+    interval: before.intervalMs,
+  };
+}
+
+/**
+ * The kernel's schedule after a crawl observed at `observedAt` (the slot start): each observed
+ * document's verdict joins its history, `strategy` decides its next interval from the history
+ * and its state, and the interval is rounded to the slots; it is due again that much later. The
+ * others keep their entries. `kernel` (weekly snapshots) adds new kernel documents, due a week
+ * later, and drops ones that left.
  */
 export function nextSchedule(options: {
   readonly previous: readonly ScheduleEntry[];
   readonly observations: readonly Observation[];
   readonly observedAt: number;
+  readonly strategy: Strategy;
   readonly kernel?: readonly string[];
 }): ScheduleEntry[] {
+  const { observedAt, strategy } = options;
   const previous = new Map(options.previous.map((e) => [e.url, e]));
   const observed = new Map(options.observations.map((o) => [o.url, o.changed]));
   const urls = options.kernel ?? [...previous.keys()];
-  const log = new ObservationLog(1);
+  const log = new ObservationLog();
+  const entry = (url: string, state: unknown, history: StoredHistory, intervalMs: number): ScheduleEntry => ({
+    url,
+    level: levelForInterval(intervalMs),
+    intervalMs,
+    nextDue: observedAt + intervalMs,
+    strategy: strategy.name,
+    state: JSON.stringify({ state, history } satisfies LiveState),
+  });
   return [...new Set(urls)].sort().map((url) => {
     const before = previous.get(url);
-    let state = parseState(before);
-    if (observed.has(url)) {
-      const changed = observed.get(url);
-      // a failed fetch (or a first sighting) gives nothing to compare: the level stays as it is
-      if (changed !== null && changed !== undefined) {
-        log.reset(options.observedAt);
-        log.push(options.observedAt, changed);
-        state = tickStrategy.next({
-          history: log,
-          interval: WEEK / 2 ** state.level,
-          state,
-          bounds: PAPER_BOUNDS,
-        }).state;
-      }
-      const intervalMs = WEEK / 2 ** state.level;
-      return entry(url, state, intervalMs, options.observedAt + intervalMs);
-    }
-    if (before) return before;
-    return entry(url, state, WEEK, options.observedAt + WEEK);
+    if (!observed.has(url) && before) return before;
+    const { state, history, interval } = continued(before, strategy);
+    const changed = observed.get(url);
+    // a failed fetch or a first sighting (the baseline) gives nothing to compare: the interval stays
+    if (changed === null || changed === undefined || !history)
+      return entry(url, state, history ?? baselineOnly(observedAt), interval);
+    loadHistory(history, log);
+    // a logical clock (--now) given out of order: no observation after the newest one was made
+    if (observedAt <= (log.length > 0 ? log.at(log.length - 1) : log.start))
+      return entry(url, state, history, interval);
+    log.push(observedAt, changed);
+    const decision = strategy.next({ history: log, interval, state, bounds: LIVE_BOUNDS });
+    return entry(url, decision.state, storeHistory(log), slotInterval(decision.interval));
   });
-}
-
-function entry(url: string, state: DyldoState, intervalMs: number, nextDue: number): ScheduleEntry {
-  return {
-    url,
-    level: state.level,
-    intervalMs,
-    nextDue,
-    strategy: tickStrategy.name,
-    state: JSON.stringify(state),
-  };
 }

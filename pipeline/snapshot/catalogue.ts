@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { SnapshotKind } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import { ioError, writeFileAtomic } from './durable-fs.ts';
-import { isSnapshotName } from './snapshot-name.ts';
+import { isSnapshotName, SNAPSHOT_KINDS } from './snapshot-name.ts';
 
 export const CATALOGUE_FILE = 'index.json';
 export const CATALOGUE_VERSION = 1;
@@ -36,7 +36,7 @@ function entryProblem(entry: CatalogueEntry, seen: ReadonlySet<string>): string 
   if (typeof entry?.name !== 'string' || !isSnapshotName(entry.name))
     return `an entry's name ${JSON.stringify(entry?.name)} is not a snapshot folder name`;
   if (seen.has(entry.name)) return `it lists snapshot ${entry.name} twice`;
-  if (!['weekly', 'interval'].includes(entry.kind))
+  if (!SNAPSHOT_KINDS.includes(entry.kind))
     return `snapshot ${entry.name} has kind ${JSON.stringify(entry.kind)}`;
   for (const field of ['startedAt', 'endedAt', 'publishedAt'] as const)
     if (typeof entry[field] !== 'string' || Number.isNaN(Date.parse(entry[field])))
@@ -75,6 +75,15 @@ export async function listSnapshots(root: string): Promise<readonly CatalogueEnt
     if (!(await isFolder(join(root, entry.name))))
       throw damagedCatalogue(path, `it lists snapshot ${entry.name}, whose folder is missing`);
   return snapshots;
+}
+
+/**
+ * The snapshots that observe the kernel over time (weekly and interval), in the catalogue's order:
+ * what change detection, conditional re-visits, schedules and trends read. The crawls of a kernel
+ * expansion (kind `expand`) are published beside them but are not observations of the kernel.
+ */
+export function observationSnapshots<T extends { readonly kind: SnapshotKind }>(entries: readonly T[]): T[] {
+  return entries.filter((e) => e.kind !== 'expand');
 }
 
 function damagedCatalogue(path: string, problem: string): ObservatoryError {

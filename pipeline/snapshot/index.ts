@@ -3,7 +3,13 @@
  * manifest, checksums, change detection and statistics; lists and verifies published folders.
  */
 export type { CatalogueEntry } from './catalogue.ts';
-export { CATALOGUE_FILE, formatCatalogue, listSnapshots, parseCatalogue } from './catalogue.ts';
+export {
+  CATALOGUE_FILE,
+  formatCatalogue,
+  listSnapshots,
+  observationSnapshots,
+  parseCatalogue,
+} from './catalogue.ts';
 export type { DuckDbSession, DuckDbSessionOptions } from './duckdb-session.ts';
 export {
   countBy,
@@ -14,7 +20,7 @@ export {
   sqlString,
 } from './duckdb-session.ts';
 export { hashFile, linkOrCopy, writeFileAtomic } from './durable-fs.ts';
-export type { ManifestFile, ReparsedFrom, SnapshotManifest } from './manifest.ts';
+export type { ExpansionOfSnapshot, ManifestFile, ReparsedFrom, SnapshotManifest } from './manifest.ts';
 export { CHECKSUMS_FILE, MANIFEST_FILE, parseChecksums, readManifest } from './manifest.ts';
 export type { PreviousContent } from './previous-content.ts';
 export { openPreviousContent } from './previous-content.ts';
@@ -35,7 +41,7 @@ export {
 } from './schema.ts';
 export type { PldFigures, SnapshotDigest } from './snapshot-digest.ts';
 export { computeDigest, DIGEST_FILE, DIGEST_VERSION, publishedDigest } from './snapshot-digest.ts';
-export { isSnapshotName, snapshotKindOf, snapshotName } from './snapshot-name.ts';
+export { isSnapshotName, SNAPSHOT_KINDS, snapshotKindOf, snapshotName } from './snapshot-name.ts';
 export type { RankedCount, SnapshotStats } from './snapshot-stats.ts';
 export type { TableLinks } from './table-links.ts';
 export { linkSnapshotTables, TABLES_DIR, tableViewPath } from './table-links.ts';

@@ -25,6 +25,18 @@ export interface ReparsedFrom {
   readonly crawledWith: string;
 }
 
+/** Which crawl of a kernel expansion an `expand` snapshot holds (`observatory expand`). */
+export interface ExpansionOfSnapshot {
+  /** The crawl's number, 1 to `of`. */
+  readonly crawl: number;
+  /** Crawls of the expansion (`--repeat`). */
+  readonly of: number;
+  /** Hops from the seeds (`--hops`). */
+  readonly hops: number;
+  /** Core seed URIs the crawl started from (its round 0). */
+  readonly seeds: number;
+}
+
 /** manifest.json: everything needed to cite, check and summarise one snapshot folder. */
 export interface SnapshotManifest {
   /** Schema version of the folder's files: 1 or 2 (see schema.ts and the data dictionary). */
@@ -53,6 +65,8 @@ export interface SnapshotManifest {
   readonly files: readonly ManifestFile[];
   /** Present when the statements were rebuilt from another snapshot's WARC files (docs/archive.md). */
   readonly reparsedFrom?: ReparsedFrom;
+  /** Present in an `expand` snapshot (and only there): which crawl of which expansion it is. */
+  readonly expansion?: ExpansionOfSnapshot;
 }
 
 /** Reads and minimally checks the manifest.json of a snapshot folder. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { PreviousObservation, RdfFormat, Statement } from '../core/index.ts';
-import { listSnapshots } from './catalogue.ts';
+import { listSnapshots, observationSnapshots } from './catalogue.ts';
 import { statementsByGraph } from './change-detection.ts';
 import { openDuckDb, queryRows, sqlString } from './duckdb-session.ts';
 import { parquetFileName } from './schema.ts';
@@ -22,7 +22,7 @@ const BATCH = 256;
 
 /**
  * Reads, for each of `urls`, its most recent observation published under `root` before `before`
- * (an ISO time): snapshots newest first, each only for the URLs still unresolved, as change
+ * (an ISO time; expansion crawls are no observations): snapshots newest first, each only for the URLs still unresolved, as change
  * detection finds previous observations. DuckDB stays open (64MB) to read statements when asked.
  */
 export async function openPreviousContent(
@@ -30,7 +30,9 @@ export async function openPreviousContent(
   urls: readonly string[],
   before: string,
 ): Promise<PreviousContent> {
-  const snapshots = (await listSnapshots(root)).filter((s) => s.startedAt < before).reverse();
+  const snapshots = observationSnapshots(await listSnapshots(root))
+    .filter((s) => s.startedAt < before)
+    .reverse();
   // the first crawl of a root has nothing to ask about: no DuckDB in the crawl's process then
   if (snapshots.length === 0) {
     return { previous: () => undefined, statements: async () => [], close: () => {} };

@@ -9,12 +9,13 @@ import {
   SOFTWARE_VERSION,
   silentLogger,
 } from '../core/index.ts';
-import { addToCatalogue, type CatalogueEntry, listSnapshots } from './catalogue.ts';
+import { addToCatalogue, type CatalogueEntry, listSnapshots, observationSnapshots } from './catalogue.ts';
 import { detectChanges } from './change-detection.ts';
 import { type DuckDbSession, openDuckDb } from './duckdb-session.ts';
 import { fsyncPath, hashFile, ioError, isStorageFailure } from './durable-fs.ts';
 import { journalInput } from './journal-input.ts';
 import {
+  type ExpansionOfSnapshot,
   formatChecksums,
   type ManifestFile,
   type ReparsedFrom,
@@ -30,7 +31,7 @@ import {
   TABLE_NAMES,
   type TableName,
 } from './schema.ts';
-import { isSnapshotName, snapshotKindOf } from './snapshot-name.ts';
+import { isSnapshotName, NAME_FORM_TEXT, SNAPSHOT_KINDS, snapshotKindOf } from './snapshot-name.ts';
 import { computeStats } from './snapshot-stats.ts';
 import { stageCrawl, stageSchedule } from './staging.ts';
 import { linkSnapshotTables } from './table-links.ts';
@@ -56,6 +57,8 @@ export interface PublishOptions {
   readonly archive?: string;
   /** Recorded in the manifest when the documents were re-read from another snapshot's archive. */
   readonly reparsedFrom?: ReparsedFrom;
+  /** Which crawl of a kernel expansion this is; required for kind `expand`, refused for the others. */
+  readonly expansion?: ExpansionOfSnapshot;
   readonly clock: Clock;
   readonly log?: Logger;
   /**
@@ -98,18 +101,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function validate(options: PublishOptions): void {
   if (!isSnapshotName(options.name)) {
-    throw invalidInput('snapshot name', 'YYYY-MM-DD or YYYY-MM-DDTHHMMZ', options.name);
+    throw invalidInput('snapshot name', Object.values(NAME_FORM_TEXT).join(' or '), options.name);
   }
-  if (!['weekly', 'interval'].includes(options.kind)) {
-    throw invalidInput('snapshot kind', 'weekly or interval', options.kind);
+  if (!SNAPSHOT_KINDS.includes(options.kind)) {
+    throw invalidInput('snapshot kind', SNAPSHOT_KINDS.join(' or '), options.kind);
   }
   // readers tell the kinds apart by the name's form, so a name must have its kind's form
   if (snapshotKindOf(options.name) !== options.kind) {
-    throw invalidInput(
-      `${options.kind} snapshot name`,
-      options.kind === 'weekly' ? 'YYYY-MM-DD' : 'YYYY-MM-DDTHHMMZ',
-      options.name,
-    );
+    throw invalidInput(`${options.kind} snapshot name`, NAME_FORM_TEXT[options.kind], options.name);
+  }
+  if ((options.kind === 'expand') !== (options.expansion !== undefined)) {
+    throw invalidInput('expansion', 'which crawl of an expansion, for kind expand only', options.expansion);
   }
   for (const key of ['startedAt', 'endedAt'] as const) {
     if (!Number.isFinite(options[key])) throw invalidInput(key, 'epoch milliseconds', options[key]);
@@ -301,16 +303,21 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
     cdxjDraft = draft;
     const { connection } = session;
     let detected: Promise<readonly string[]> | null = null;
+    // an expansion crawl observes no document of the kernel's series: nothing earlier is compared
+    // with it (its changes table stays empty), and no observation is compared with it
+    const expansion = options.kind === 'expand';
     const detect = () => {
-      detected ??= listSnapshots(root).then((entries) =>
-        detectChanges(
+      detected ??= listSnapshots(root).then(async (entries) => {
+        const read = await detectChanges(
           connection,
-          entries
+          (expansion ? [] : observationSnapshots(entries))
             .filter((e) => e.startedAt < iso(options.startedAt) && e.name !== options.name)
             .reverse()
             .map((e) => ({ name: e.name, folder: join(root, e.name) })),
-        ),
-      );
+        );
+        if (expansion) await connection.run('DELETE FROM stage_changes');
+        return read;
+      });
       return detected;
     };
 
@@ -379,6 +386,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
         stats,
         files,
         ...(options.reparsedFrom ? { reparsedFrom: options.reparsedFrom } : {}),
+        ...(options.expansion ? { expansion: options.expansion } : {}),
       };
       await writeFile(join(work, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
       const manifestHash = await hashFile(join(work, MANIFEST_FILE));

@@ -181,6 +181,7 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
         manifestSha256: (await hashFile(join(folder, MANIFEST_FILE))).sha256,
         crawledWith: manifest.softwareVersion,
       },
+      ...(manifest.expansion ? { expansion: manifest.expansion } : {}),
       clock: options.clock,
       log: options.log,
     });

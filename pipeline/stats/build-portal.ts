@@ -11,7 +11,7 @@ import { HISTORY_DIR, historyFiles } from './history-state.ts';
 import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR, downloadSiteFiles, tableViewFiles } from './link-downloads.ts';
 import { planSnapshotPages, siteVersion } from './page-cache.ts';
-import { type PortalData, RENDERED_PAGES_FILE, type SnapshotView } from './portal-data.ts';
+import { type DownloadableSnapshot, type PortalData, RENDERED_PAGES_FILE } from './portal-data.ts';
 import { fileIdentity, folderFiles, type SiteFile, syncSite } from './site-sync.ts';
 import { statsOptions } from './stats-options.ts';
 
@@ -44,6 +44,9 @@ export interface BuildPortalOptions {
   /** Who publishes the snapshots and how to reach them (VoID/DCAT, About page); placeholders when unset. */
   readonly publisher?: string;
   readonly contact?: string;
+  /** `evaluate --out` folder(s) and `estimate --json` outputs for the Reproductions page. */
+  readonly evaluation?: string;
+  readonly estimation?: string;
 }
 
 /** What a build produced. */
@@ -144,11 +147,12 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   for (const file of [DATASET_TURTLE, DATASET_JSONLD, URL_LIST]) files.set(file, await dataFile(file));
   // each snapshot's file list beside its page, and the `latest` alias: latest.json and
   // latest/urls.txt, the newest weekly snapshot's list under a stable name
-  const fileList = (s: SnapshotView) => `${s.files.map((f) => f.url).join('\n')}\n`;
-  for (const s of data.snapshots) files.set(join(DOWNLOADS_DIR, s.name, URL_LIST), { text: fileList(s) });
+  const fileList = (s: DownloadableSnapshot) => `${s.files.map((f) => f.url).join('\n')}\n`;
+  const folders = [...data.snapshots, ...data.expansions];
+  for (const s of folders) files.set(join(DOWNLOADS_DIR, s.name, URL_LIST), { text: fileList(s) });
   files.set(join(DOWNLOADS_DIR, LATEST_NAME, URL_LIST), { text: fileList(latestWeekly(data.snapshots)) });
   // per table, the URL of every snapshot's file in the tables/ view, whose folders name kind and date
-  const views = tableViewFiles(data.snapshots);
+  const views = tableViewFiles(folders);
   for (const { table } of data.tableUrlLists)
     files.set(join(DOWNLOADS_DIR, TABLES_DIR, table, URL_LIST), {
       text: views
@@ -169,7 +173,7 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   // the SQL console's DuckDB-WASM worker and module, from node_modules (never a CDN)
   for (const [path, f] of duckdbBundleFiles()) files.set(path, f);
   if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) {
-    for (const [path, f] of downloadSiteFiles(o.root, data.snapshots)) files.set(path, f);
+    for (const [path, f] of downloadSiteFiles(o.root, folders)) files.set(path, f);
     files.set(join(DOWNLOADS_DIR, CATALOGUE_FILE), await dataFile(CATALOGUE_FILE));
   }
   await syncSite(out, files, join(o.dataDir, SITE_RECORD_FILE));

@@ -210,3 +210,69 @@ export function stackedTimeChart(
     color: { field: 'series', type: 'ordinal', title: null },
   });
 }
+
+/** One point of a chart over a number (a round, an hour, a count): its series and, optionally, its panel. */
+export interface XyPoint {
+  readonly x: number;
+  readonly y: number;
+  readonly series: string;
+  /** Charts with panels draw one panel per value, stacked, each with its own y scale. */
+  readonly panel?: string;
+}
+
+interface XyText extends ChartText {
+  readonly xTitle: string;
+  /** Both axes logarithmic (points only: a line between counts of counts means nothing). */
+  readonly logLog?: boolean;
+}
+
+/**
+ * Series over a numeric x (a crawl's rounds or hours, or a log-log distribution), one line (or set of
+ * points) per series, in panels when the points name one; `table` is the data as the figure's CSV
+ * gives it.
+ */
+export function xyChart(text: XyText, points: readonly XyPoint[], table: DataTable): Promise<Chart> {
+  const axis = (title: string | null) =>
+    text.logLog ? { title, type: 'quantitative', scale: { type: 'log' } } : { title, type: 'quantitative' };
+  const panels = [...new Set(points.flatMap((p) => (p.panel === undefined ? [] : [p.panel])))];
+  return draw(text, table, (size, narrow) => {
+    const layer = {
+      // panels carry their names on the left: on a phone the plot gives way, so the text keeps its size
+      width: panels.length > 0 && narrow ? size.width - 50 : size.width,
+      height: panels.length > 0 ? Math.round(size.height * 0.6) : size.height,
+      mark: text.logLog ? { type: 'point', filled: true } : { type: 'line', point: true },
+      encoding: {
+        x: { field: 'x', ...axis(text.xTitle), axis: text.logLog ? {} : COUNT_AXIS },
+        // in panels, each panel's header names what its y axis counts
+        y: {
+          field: 'y',
+          ...axis(panels.length > 0 ? null : text.yTitle),
+          axis: text.logLog ? {} : COUNT_AXIS,
+        },
+        color: { field: 'series', type: 'nominal', title: null },
+      },
+    };
+    const values = points.map((p) => ({ ...p }));
+    if (panels.length === 0)
+      return {
+        // fitted, a log axis's title lands left of the drawing (Vega sizes its labels without a canvas)
+        ...(narrow && !text.logLog ? { autosize: { type: 'fit', contains: 'padding' } } : {}),
+        data: { values },
+        ...layer,
+      };
+    return {
+      data: { values },
+      facet: {
+        row: {
+          field: 'panel',
+          type: 'nominal',
+          title: null,
+          sort: panels,
+          header: { labelFontSize: size.font },
+        },
+      },
+      spec: layer,
+      resolve: { scale: { y: 'independent' } },
+    };
+  });
+}

@@ -7,6 +7,7 @@ import {
   type CatalogueEntry,
   formatCatalogue,
   listSnapshots,
+  observationSnapshots,
   openDuckDb,
   readManifest,
   type SnapshotManifest,
@@ -30,10 +31,12 @@ import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import { LATEST_FILE, LATEST_NAME, latestAlias, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR } from './link-downloads.ts';
 import { portalCharts } from './portal-charts.ts';
-import type { DownloadFile, PortalData, SnapshotView } from './portal-data.ts';
+import type { DownloadFile, ExpansionView, PortalData, SnapshotView } from './portal-data.ts';
 import { PORTAL_DATA_FILE } from './portal-data.ts';
+import { computeReproductions } from './reproductions.ts';
 import { cachedDigest, snapshotDigest } from './snapshot-digest.ts';
 import type { StatsOptions } from './stats-options.ts';
+import { evaluationViews, readEstimations, readEvaluations } from './strategy-outputs.ts';
 
 /** The files beside the pages, written next to portal.json and copied into the site's root. */
 export const DATASET_TURTLE = 'dataset.ttl';
@@ -98,16 +101,26 @@ async function downloadFiles(
  * VoID/DCAT description and the bulk-download list in `dataDir`.
  */
 export async function computePortalData(o: StatsOptions): Promise<PortalData> {
-  const catalogue = await listSnapshots(o.root);
+  const published = await listSnapshots(o.root);
+  // the portal's pages, trends and history are the kernel's observations; the expansion crawls are
+  // read by the Reproductions page only
+  const catalogue = observationSnapshots(published);
   if (catalogue.length === 0) {
     throw new ObservatoryError(
       'invalid_input',
       `no published snapshots in ${o.root} (index.json lists none)`,
     );
   }
+  // the given evaluate / estimate outputs first: a wrong folder fails before any query runs
+  const strategies = {
+    evaluations: o.evaluation === null ? [] : evaluationViews(await readEvaluations(o.evaluation)),
+    estimation: o.estimation === null ? null : await readEstimations(o.estimation),
+  };
   const session = await openDuckDb();
   try {
-    const manifests = await inParallel(catalogue, PARALLEL_FILES, (e) => listedManifest(o.root, e));
+    const publishedManifests = await inParallel(published, PARALLEL_FILES, (e) => listedManifest(o.root, e));
+    const manifestOf = (entry: CatalogueEntry) => publishedManifests[published.indexOf(entry)];
+    const manifests = catalogue.map(manifestOf);
     await loadHistoryState(session.connection, o.root, catalogue, o.cacheDir);
     const history = await queryHistory(session.connection);
     const files = await inParallel(catalogue, PARALLEL_FILES, (e, i) =>
@@ -143,6 +156,23 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         manifestSha256: entry.manifestSha256,
       });
     }
+    const expansionCrawls = published.filter((e) => !catalogue.includes(e));
+    const expansionFiles = await inParallel(expansionCrawls, PARALLEL_FILES, (e) =>
+      downloadFiles(o, e, manifestOf(e).files),
+    );
+    const expansions = expansionCrawls.map((entry, i): ExpansionView => {
+      const manifest = manifestOf(entry);
+      return {
+        name: entry.name,
+        kind: entry.kind,
+        startedAt: entry.startedAt,
+        endedAt: entry.endedAt,
+        crawl: manifest.expansion?.crawl ?? 0,
+        of: manifest.expansion?.of ?? 0,
+        counts: manifest.counts,
+        files: expansionFiles[i],
+      };
+    });
     const newestWeekly = latestWeekly(snapshots);
     const data: PortalData = {
       portalVersion: 1,
@@ -156,8 +186,15 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         contact: o.contact,
       },
       snapshots,
+      expansions,
       latestWeekly: newestWeekly.name,
       charts: await portalCharts(snapshots, history),
+      reproductions: await computeReproductions(session.connection, {
+        root: o.root,
+        catalogue: published,
+        manifest: manifestOf,
+      }),
+      strategies,
       dynamics: {
         mostDynamicPlds: history.mostDynamicPlds,
         leastDynamicPlds: history.leastDynamicPlds,
@@ -203,7 +240,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
     );
     // the catalogue the portal was built from, republished beside the downloads so that a mirror
     // made from urls.txt can be checked with `observatory verify --root`
-    await writeFile(join(o.dataDir, CATALOGUE_FILE), formatCatalogue(catalogue));
+    await writeFile(join(o.dataDir, CATALOGUE_FILE), formatCatalogue(published));
     await writeFile(
       join(o.dataDir, LATEST_FILE),
       `${JSON.stringify(latestAlias(o.baseUrl, snapshots), null, 2)}\n`,
@@ -211,7 +248,10 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
     const urls = [
       data.catalogueUrl,
       data.latestUrl,
-      ...snapshots.flatMap((s) => [...s.files.map((f) => f.url), snapshotUrlList(o.baseUrl, s.name)]),
+      ...[...snapshots, ...expansions].flatMap((s) => [
+        ...s.files.map((f) => f.url),
+        snapshotUrlList(o.baseUrl, s.name),
+      ]),
     ];
     await writeFile(join(o.dataDir, URL_LIST), `${urls.join('\n')}\n`);
     await writeFile(join(o.dataDir, PORTAL_DATA_FILE), JSON.stringify(data));

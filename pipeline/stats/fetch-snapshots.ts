@@ -12,6 +12,7 @@ import {
   DIGEST_FILE,
   hashFile,
   MANIFEST_FILE,
+  observationSnapshots,
   parquetFileName,
   parseCatalogue,
   parseChecksums,
@@ -24,6 +25,7 @@ import {
 import { HISTORY_DIR, HISTORY_KEY_FILE, historyFilesOf, historyReads } from './history-state.ts';
 import { inParallel } from './in-parallel.ts';
 import { latestWeekly } from './latest-alias.ts';
+import { roundCrawls } from './reproductions.ts';
 import { cachedDigest } from './snapshot-digest.ts';
 
 /** What a fetch of the portal's inputs brought over the network. */
@@ -151,8 +153,9 @@ function listedFile(manifest: SnapshotManifest, name: string) {
  * every listed snapshot's manifest.json (checked against index.json) and SHA256SUMS; digest.json
  * of the snapshots whose digest is not cached (their tables only when they publish no usable
  * digest); the documents and changes tables of the snapshots the cached history totals do not
- * cover; the newest weekly snapshot's documents table (the PLD pages). Each data file is checked
- * against its manifest's SHA-256. index.json is written last, once every folder it lists exists.
+ * cover; the newest weekly snapshot's documents table (the PLD pages, the Reproductions page); the
+ * documents tables of the expansion crawls (or newest weekly) that the Reproductions page's
+ * per-round figures show. Each data file is checked against its manifest's SHA-256. index.json is written last, once every folder it lists exists.
  */
 export async function fetchPortalInputs(o: {
   readonly snapshotsUrl: string;
@@ -193,24 +196,28 @@ export async function fetchPortalInputs(o: {
     return readManifest(folder);
   });
   const wanted = new Map<CatalogueEntry, Set<TableName>>(catalogue.map((e) => [e, new Set()]));
+  // the build reads the kernel's observations only: of an expansion crawl, the manifest is enough
+  const observed = observationSnapshots(catalogue);
   await inParallel(catalogue, PARALLEL_DOWNLOADS, async (entry, i) => {
-    if (await cachedDigest(o.cacheDir, entry.manifestSha256)) return;
+    if (!observed.includes(entry) || (await cachedDigest(o.cacheDir, entry.manifestSha256))) return;
     const digest = listedFile(manifests[i], DIGEST_FILE);
     if (digest) await fetchFile(entry, digest.name, digest.sha256);
     if (!digest || !(await publishedDigest(join(o.root, entry.name), manifests[i])))
       for (const table of DIGEST_TABLES) wanted.get(entry)?.add(table);
   });
-  let reads = await historyReads(catalogue, o.cacheDir);
-  if (reads.length === catalogue.length && catalogue.length > 0) {
+  let reads = await historyReads(observed, o.cacheDir);
+  if (reads.length === observed.length && observed.length > 0) {
     const state = await fetchHistoryState(`${o.stateUrl}${HISTORY_DIR}/`, join(o.cacheDir, HISTORY_DIR));
     files += state.files;
     bytes += state.bytes;
-    reads = await historyReads(catalogue, o.cacheDir);
+    reads = await historyReads(observed, o.cacheDir);
   }
   const folded = new Set(reads);
   for (const entry of catalogue)
     if (folded.has(entry.name)) for (const table of HISTORY_TABLES) wanted.get(entry)?.add(table);
-  if (catalogue.length > 0) wanted.get(latestWeekly(catalogue))?.add('documents');
+  if (observed.length > 0) wanted.get(latestWeekly(observed))?.add('documents');
+  // the crawls of the Reproductions page's per-round figures (already here: not downloaded again)
+  for (const entry of roundCrawls(catalogue).crawls) wanted.get(entry)?.add('documents');
   const jobs = catalogue.flatMap((entry, i) =>
     [...(wanted.get(entry) ?? [])].flatMap((table) => {
       const file = listedFile(manifests[i], parquetFileName(table));

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { parquetFileName, TABLE_NAMES, type TableName, tableViewPath } from '../snapshot/index.ts';
-import type { DownloadFile, SnapshotView } from './portal-data.ts';
+import type { DownloadableSnapshot, DownloadFile } from './portal-data.ts';
 import type { SiteFile } from './site-sync.ts';
 
 /** The folder of the built site that mirrors the snapshots folder when downloads are served with the site. */
@@ -11,12 +11,12 @@ export interface TableViewFile {
   readonly table: TableName;
   /** Relative to the snapshots folder: `tables/<table>/kind=<kind>/date=<day>/<name>.parquet`. */
   readonly path: string;
-  readonly snapshot: SnapshotView;
+  readonly snapshot: DownloadableSnapshot;
   readonly file: DownloadFile;
 }
 
 /** Every Parquet table of every snapshot in the tables/ view, by table, then in the catalogue's order. */
-export function tableViewFiles(snapshots: readonly SnapshotView[]): TableViewFile[] {
+export function tableViewFiles(snapshots: readonly DownloadableSnapshot[]): TableViewFile[] {
   return TABLE_NAMES.flatMap((table) =>
     snapshots.flatMap((snapshot) => {
       const file = snapshot.files.find((f) => f.name === parquetFileName(table));
@@ -33,8 +33,11 @@ export function tableViewFiles(snapshots: readonly SnapshotView[]): TableViewFil
  * own, so the built site serves its own downloads at the durable URLs it states, beside each
  * snapshot's page, without doubling the disk used.
  */
-export function downloadSiteFiles(root: string, snapshots: readonly SnapshotView[]): Map<string, SiteFile> {
-  const own = (s: SnapshotView, f: DownloadFile): SiteFile => ({
+export function downloadSiteFiles(
+  root: string,
+  snapshots: readonly DownloadableSnapshot[],
+): Map<string, SiteFile> {
+  const own = (s: DownloadableSnapshot, f: DownloadFile): SiteFile => ({
     from: join(root, s.name, f.name),
     identity: `sha256:${f.sha256}`,
   });

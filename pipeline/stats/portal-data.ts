@@ -27,6 +27,34 @@ export interface DataTable {
   readonly rows: ReadonlyArray<ReadonlyArray<string | number | null>>;
 }
 
+/**
+ * One of the papers' figures or tables regenerated from the published data (pipeline/stats/reproductions.ts):
+ * what it shows, its data (the CSV of `observatory report`), what differs from the paper's setup and
+ * the DuckDB query that computes it.
+ */
+export interface Reproduction {
+  /** File stem and anchor: `dyldo-figure-2`. */
+  readonly id: string;
+  /** Which paper's which figure: `DyLDO paper, Figure 2`. */
+  readonly paper: string;
+  readonly title: string;
+  readonly summary: string;
+  /** Null for a table. */
+  readonly chart: Chart | null;
+  readonly table: DataTable;
+  readonly differences: string;
+  readonly query: string;
+}
+
+/** One `evaluate --out` folder as the Reproductions page shows it (pipeline/stats/strategy-outputs.ts). */
+export interface EvaluationView {
+  readonly name: string;
+  /** Its SVG figures as data: URLs, shown as images (a file's scripts never run in an image). */
+  readonly figures: ReadonlyArray<{ readonly file: string; readonly dataUrl: string }>;
+  /** Its results.csv rows for all documents (bucket `all`), as evaluate wrote them. */
+  readonly overall: DataTable;
+}
+
 /** One downloadable file with its durable URL. */
 export interface DownloadFile {
   readonly name: string;
@@ -52,6 +80,26 @@ export interface SnapshotView {
   readonly digest: SnapshotDigest;
   readonly files: readonly DownloadFile[];
   readonly manifestSha256: string;
+}
+
+/**
+ * A published folder as the downloads show it. Every snapshot is one; an expansion crawl is only
+ * this (it observes no change, so it has no page, trend or history of its own).
+ */
+export interface DownloadableSnapshot {
+  readonly name: string;
+  readonly kind: SnapshotKind;
+  readonly startedAt: string;
+  readonly files: readonly DownloadFile[];
+}
+
+/** One crawl of the kernel expansion (a snapshot of kind `expand`), listed on the Downloads page. */
+export interface ExpansionView extends DownloadableSnapshot {
+  readonly endedAt: string;
+  /** Which crawl of how many (the manifest's `expansion`). */
+  readonly crawl: number;
+  readonly of: number;
+  readonly counts: Readonly<Record<string, number>>;
 }
 
 /** One PLD over the weekly snapshots. */
@@ -146,9 +194,18 @@ export interface PortalData {
   };
   /** Snapshots oldest first. */
   readonly snapshots: readonly SnapshotView[];
+  /** The expansion crawls (kind `expand`), oldest first: downloads only. */
+  readonly expansions: readonly ExpansionView[];
   /** The name of the newest weekly snapshot (`latestWeekly`), the one the portal calls "latest". */
   readonly latestWeekly: string;
   readonly charts: Readonly<Record<string, Chart>>;
+  /** The papers' figures from the published snapshots (the Reproductions page). */
+  readonly reproductions: readonly Reproduction[];
+  /** The evaluate / estimate outputs the build was given (`--evaluation`, `--estimation`). */
+  readonly strategies: {
+    readonly evaluations: readonly EvaluationView[];
+    readonly estimation: DataTable | null;
+  };
   readonly dynamics: {
     readonly mostDynamicPlds: DataTable;
     readonly leastDynamicPlds: DataTable;

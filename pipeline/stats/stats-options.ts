@@ -19,6 +19,9 @@ export interface StatsOptions {
   readonly publisher: string | null;
   /** How to reach the operators (dcat:contactPoint, About page): a mailto: or http(s) URL; null: not configured. */
   readonly contact: string | null;
+  /** `evaluate --out` folder(s) and `estimate --json` outputs the Reproductions page shows; null: none. */
+  readonly evaluation: string | null;
+  readonly estimation: string | null;
 }
 
 /** The default base URL: the crawler's User-Agent points at this site's About page. */
@@ -57,6 +60,8 @@ export function statsOptions(input: {
   snapshotsUrl?: string;
   publisher?: string;
   contact?: string;
+  evaluation?: string;
+  estimation?: string;
 }): StatsOptions {
   const publisher = input.publisher?.trim();
   if (publisher === '') throw invalidInput('--publisher', 'a name', input.publisher);
@@ -73,5 +78,7 @@ export function statsOptions(input: {
     snapshotsUrl,
     publisher: publisher ?? null,
     contact: input.contact === undefined ? null : contactUrl(input.contact),
+    evaluation: input.evaluation === undefined ? null : resolve(input.evaluation),
+    estimation: input.estimation === undefined ? null : resolve(input.estimation),
   });
 }

@@ -32,6 +32,16 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   assert.match(stdout, /week 1: weekly snapshot 2026-01-05/);
   assert.match(stdout, /week 2: weekly snapshot 2026-01-12/);
   assert.match(stdout, /\| weekly only \| \d+ \| \d+ \| \d+ \| [\d.]+% \| [\d.]+% \|/);
+  // the default strategy's re-visits and DyLDO's, crawled on the same virtual clock
+  assert.match(
+    stdout,
+    /\| weekly \+ ticks, cho-irregular \(default\) \| \d+ \| \d+ \| \d+ \| [\d.]+% \| [\d.]+% \|/,
+  );
+  assert.match(stdout, /\| weekly \+ ticks, dyldo \| \d+ \| \d+ \| \d+ \| [\d.]+% \| [\d.]+% \|/);
+  assert.ok(
+    existsSync(join(dir, 'compare', 'dyldo', 'snapshots', '2026-01-12')),
+    "dyldo's series has its own folder",
+  );
   assert.ok(existsSync(join(dir, 'portal', 'index.html')), 'the portal is built');
   const verify = spawnSync(process.execPath, [CLI, 'verify', '--root', join(dir, 'snapshots')], {
     encoding: 'utf8',
@@ -39,6 +49,13 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   assert.equal(verify.status, 0, verify.stderr);
   assert.match(verify.stdout, /ok 2026-01-05/);
   assert.match(verify.stdout, /ok 2026-01-12/);
+  // the expansion's crawl is published too, offered for download and drawn per round
+  assert.match(verify.stdout, /^ok 2026-01-0\dT\d{4}Z-expand-1:/m);
+  assert.match(readFileSync(join(dir, 'portal', 'downloads', 'index.html'), 'utf8'), /id="expansion"/);
+  assert.match(
+    readFileSync(join(dir, 'portal', 'reproductions', 'index.html'), 'utf8'),
+    /newest crawl published as snapshots of kind expand/,
+  );
   // the structured log was opened after the folder was emptied, so it is still there, full
   const log = readFileSync(join(dir, 'demo.log'), 'utf8').trim().split('\n');
   assert.ok(log.length > 10, `${log.length} log lines`);

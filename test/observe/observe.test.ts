@@ -34,6 +34,8 @@ function ctx(at: number) {
     policy: 'longest-first' as const,
     logger: silentLogger,
     clock: clockStartingAt(at),
+    // these tests follow DyLDO's levels (the default strategy's are in live-strategy.test.ts)
+    strategy: 'dyldo',
   };
 }
 

@@ -1,14 +1,19 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { crawlConfig } from '../../pipeline/core/index.ts';
+import { estimateCrawl, readHistoryStats } from '../../pipeline/schedule/index.ts';
 import { type BuiltPortal, buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
 import { openBrowser, type TestBrowser } from './browser.ts';
-import { HOSTILE_CLASS } from './hostile-site.ts';
+import { HOSTILE_CLASS, HOSTILE_URLS } from './hostile-site.ts';
 import { buildSeries } from './series.ts';
+
+/** An `observatory evaluate --out` folder of the repository, shown on the Reproductions page. */
+const EVALUATION = new URL('../../docs/evaluation/all/', import.meta.url).pathname;
 
 let work: string;
 let server: PortalServer;
@@ -44,11 +49,23 @@ before(async () => {
   await buildSeries(root, 3);
   // listen first: the built site's absolute URLs (urls.txt, VoID/DCAT) carry the served address
   server = await servePortal({ dir: join(work, 'dist') });
+  // what `observatory estimate --json` prints, for the newest weekly snapshot's URIs
+  await mkdir(join(work, 'estimation'));
+  const estimate = estimateCrawl({
+    urls: [...HOSTILE_URLS],
+    stats: await readHistoryStats(root),
+    config: crawlConfig({}),
+    policy: 'longest-first',
+    runs: 2,
+  });
+  await writeFile(join(work, 'estimation', 'hostile.json'), JSON.stringify(estimate));
   built = await buildPortal({
     root,
     out: join(work, 'dist'),
     dataDir: join(work, 'data'),
     baseUrl: server.url,
+    evaluation: EVALUATION,
+    estimation: join(work, 'estimation'),
   });
   browser = await openBrowser();
   const page = await browser.context.newPage();
@@ -107,7 +124,7 @@ test('every internal link resolves, files included', async () => {
 
 test('charts are drawn as SVG with a text alternative and their data as a table', async () => {
   const page = await browser.context.newPage();
-  for (const path of ['', 'dynamics/', `domains/${built.data.domains[0].slug}/`]) {
+  for (const path of ['', 'dynamics/', 'reproductions/', `domains/${built.data.domains[0].slug}/`]) {
     await page.goto(server.url + path);
     const figures = await page.$$eval('figure.chart-figure', (fs) =>
       fs.map((f) => ({
@@ -118,7 +135,9 @@ test('charts are drawn as SVG with a text alternative and their data as a table'
         rows: f.querySelectorAll('details table tbody tr').length,
       })),
     );
-    assert.ok(figures.length >= (path.startsWith('domains/') ? 1 : 5), path);
+    // a PLD's page has one chart; the Reproductions page four (Table 4 is a table)
+    const least = path.startsWith('domains/') ? 1 : path === 'reproductions/' ? 4 : 5;
+    assert.ok(figures.length >= least, path);
     for (const f of figures) {
       assert.equal(f.svg, 1);
       assert.ok(f.label.length > 20 && f.caption.length > 20, JSON.stringify(f));
@@ -162,6 +181,82 @@ test('every download link (the newest weekly snapshot on Downloads, each snapsho
   assert.deepEqual(new Set(list), new Set([...links.map((l) => l.href), ...lists]));
 });
 
+test("the Reproductions page, in the navigation, shows the paper's figures with their differences and queries", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(server.url);
+  await page.click('nav a:text-is("Reproductions")');
+  assert.equal(new URL(page.url()).pathname, '/reproductions/');
+  const shown = await page.$$eval('section.reproduction', (sections) =>
+    sections.map((s) => ({
+      heading: s.querySelector('h2')?.textContent ?? '',
+      svgs: s.querySelectorAll('figure .chart svg').length,
+      differences: s.querySelector('.differences')?.textContent ?? '',
+      query: s.querySelector('details pre')?.textContent ?? '',
+      rows: [...s.querySelectorAll('table tbody tr')].map((tr) =>
+        [...tr.querySelectorAll('td')].map((td) => td.textContent),
+      ),
+    })),
+  );
+  const expected = built.data.reproductions;
+  assert.deepEqual(
+    shown.map((s) => s.heading),
+    expected.map((r) => `${r.paper}: ${r.title}`),
+  );
+  assert.deepEqual(
+    expected.map((r) => r.id),
+    ['dyldo-figure-2', 'dyldo-figure-3', 'dyldo-figure-4', 'dyldo-table-4', 'dyldo-figure-6'],
+  );
+  for (const [i, r] of expected.entries()) {
+    assert.equal(shown[i].svgs, r.chart ? 2 : 0, r.id);
+    assert.equal(shown[i].differences, `Differs from the paper: ${r.differences}`);
+    assert.equal(shown[i].query, r.query);
+    // the data as a table under the chart, or the table itself: every row the figure has
+    assert.equal(shown[i].rows.length, r.table.rows.length, r.id);
+  }
+  // Table 4 as numbers: its documents add up to the newest weekly snapshot's kernel documents with RDF
+  const table4 = shown[expected.findIndex((r) => r.id === 'dyldo-table-4')];
+  assert.ok(table4.rows.length > 0);
+  assert.deepEqual(
+    table4.rows.map((r) => r[0]),
+    expected.find((r) => r.id === 'dyldo-table-4')?.table.rows.map((r) => r[0]),
+  );
+  await page.close();
+});
+
+test('the Reproductions page shows the evaluate and estimate outputs it was given, as they were written', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}reproductions/`);
+  const images = await page.$$eval('#strategies img', (imgs) =>
+    imgs.map((img) => ({
+      loaded: (img as HTMLImageElement).naturalWidth > 0,
+      src: (img as HTMLImageElement).src,
+    })),
+  );
+  const svgs = ['tradeoff.svg', 'monthly.svg'];
+  assert.equal(images.length, svgs.length);
+  for (const [i, name] of svgs.entries()) {
+    assert.ok(images[i].loaded, name);
+    const text = Buffer.from(images[i].src.split(',')[1], 'base64').toString();
+    assert.equal(text, await readFile(join(EVALUATION, name), 'utf8'));
+  }
+  const overall = (await readFile(join(EVALUATION, 'results.csv'), 'utf8'))
+    .split('\n')
+    .filter((line) => line.split(',')[1] === 'all');
+  const rows = await page.$$eval('#strategies table tbody tr', (trs) =>
+    trs.map((tr) => tr.querySelector('td')?.textContent),
+  );
+  assert.deepEqual(
+    rows,
+    overall.map((line) => line.split(',')[0]),
+  );
+  const estimation = await page.$$eval('#estimation table tbody tr td', (tds) =>
+    tds.map((td) => td.textContent),
+  );
+  assert.equal(estimation[0], 'hostile');
+  assert.equal(estimation[1], String(HOSTILE_URLS.length));
+  await page.close();
+});
+
 test('crawled markup is rendered as text, never as markup', async () => {
   const page = await browser.context.newPage();
   const first = built.data.snapshots[0].name;
@@ -174,7 +269,10 @@ test('crawled markup is rendered as text, never as markup', async () => {
     await page.goto(url);
     const injected = await page.evaluate(() => ({
       scripts: document.querySelectorAll('script').length,
-      images: document.querySelectorAll('img').length,
+      // the one kind of image the site shows: evaluate's figures on Reproductions, as SVG data: URLs
+      images: [...document.querySelectorAll('img')].filter(
+        (img) => !(img.closest('#strategies') && img.src.startsWith('data:image/svg+xml;base64,')),
+      ).length,
       handlers: [...document.querySelectorAll('*')].filter((e) =>
         [...e.attributes].some((a) => a.name.startsWith('on')),
       ).length,
@@ -207,7 +305,7 @@ test('pages read at phone width: no horizontal scrolling of the page; screenshot
 
 test('chart text is at least 11 px as rendered and never cut, on a phone and on a desktop', async () => {
   const page = await browser.context.newPage();
-  const withCharts = ['', 'dynamics/', `domains/${built.data.domains[0].slug}/`];
+  const withCharts = ['', 'dynamics/', 'reproductions/', `domains/${built.data.domains[0].slug}/`];
   for (const width of [390, 1366]) {
     await page.setViewportSize({ width, height: 900 });
     for (const path of withCharts) {

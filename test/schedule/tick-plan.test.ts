@@ -1,10 +1,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ScheduleEntry } from '../../pipeline/core/index.ts';
-import { dueUrls, nextSchedule, weekPosition, weekStartOf } from '../../pipeline/schedule/index.ts';
+import {
+  dueUrls,
+  HISTORY_LIMIT,
+  liveStrategy,
+  nextSchedule,
+  readLiveState,
+  SLOT_MS,
+  type Strategy,
+  strategyByName,
+  WEEK,
+  weekPosition,
+  weekStartOf,
+} from '../../pipeline/schedule/index.ts';
 
 const H = 3_600_000;
 const W0 = Date.UTC(2026, 10, 16);
+/** The DyLDO levels, which these tests hand-compute. */
+const dyldo = strategyByName('dyldo');
 
 test('the week is 16 slots of 10.5 h; after it the weekly snapshot is due', () => {
   assert.deepEqual(weekPosition(W0, W0), { weekStart: W0, slot: 0, slotStart: W0 });
@@ -29,6 +43,7 @@ test("the week boundary is 00:00 UTC of the weekly snapshot's name; every slot s
 /** Replays a scripted history of one document, one observation per due slot; returns its levels. */
 function levelsAfter(changes: boolean[]): number[] {
   let schedule: ScheduleEntry[] = nextSchedule({
+    strategy: dyldo,
     previous: [],
     observations: [{ url: 'http://a.org/', changed: null }],
     observedAt: W0,
@@ -38,6 +53,7 @@ function levelsAfter(changes: boolean[]): number[] {
   for (const changed of changes) {
     const at = schedule[0].nextDue;
     schedule = nextSchedule({
+      strategy: dyldo,
       previous: schedule,
       observations: [{ url: 'http://a.org/', changed }],
       observedAt: at,
@@ -69,6 +85,7 @@ test('a level-L document is due again 16 / 2^L slots later; a failed fetch keeps
     },
   ];
   const [up] = nextSchedule({
+    strategy: dyldo,
     previous,
     observations: [{ url: 'http://a.org/', changed: true }],
     observedAt: at,
@@ -76,6 +93,7 @@ test('a level-L document is due again 16 / 2^L slots later; a failed fetch keeps
   assert.equal(up.level, 3);
   assert.equal(up.nextDue, at + 21 * H);
   const [kept] = nextSchedule({
+    strategy: dyldo,
     previous,
     observations: [{ url: 'http://a.org/', changed: null }],
     observedAt: at,
@@ -104,6 +122,7 @@ test('due documents are those whose next visit is at or before the slot start, m
 
 test('a weekly snapshot adds new kernel documents at level 0 and drops those that left', () => {
   const first = nextSchedule({
+    strategy: dyldo,
     previous: [],
     observations: [],
     observedAt: W0,
@@ -117,6 +136,7 @@ test('a weekly snapshot adds new kernel documents at level 0 and drops those tha
     ],
   );
   const next = nextSchedule({
+    strategy: dyldo,
     previous: first,
     observations: [],
     observedAt: W0 + 168 * H,
@@ -126,4 +146,95 @@ test('a weekly snapshot adds new kernel documents at level 0 and drops those tha
     next.map((s) => s.url),
     ['http://a/'],
   );
+});
+
+/** One document observed `n` times when due under `strategy`, changed when `changed(i, since, at)`. */
+function observeRepeatedly(
+  strategy: Strategy,
+  n: number,
+  changed: (i: number, since: number, at: number) => boolean,
+  start: ScheduleEntry[] = [],
+): ScheduleEntry[] {
+  let schedule =
+    start.length > 0
+      ? start
+      : nextSchedule({
+          strategy,
+          previous: [],
+          observations: [{ url: 'http://a.org/', changed: null }],
+          observedAt: W0,
+          kernel: ['http://a.org/'],
+        });
+  for (let i = 0; i < n; i++) {
+    const at = schedule[0].nextDue;
+    schedule = nextSchedule({
+      strategy,
+      previous: schedule,
+      observations: [{ url: 'http://a.org/', changed: changed(i, at - schedule[0].intervalMs, at) }],
+      observedAt: at,
+    });
+  }
+  return schedule;
+}
+
+test('the default strategy shortens the interval of a document that keeps changing, down to one slot', () => {
+  const strategy = liveStrategy();
+  assert.equal(strategy.name, 'cho-irregular');
+  const changing = observeRepeatedly(strategy, 12, () => true)[0];
+  const quiet = observeRepeatedly(strategy, 12, () => false)[0];
+  assert.equal(changing.intervalMs, SLOT_MS);
+  assert.equal(changing.level, 4);
+  assert.equal(quiet.intervalMs, WEEK);
+  assert.equal(quiet.level, 0);
+  // a change every 3 days exactly: visits settle between the extremes
+  const day = 24 * 3_600_000;
+  const every = observeRepeatedly(
+    strategy,
+    40,
+    (_, since, at) => Math.floor(at / (3 * day)) > Math.floor(since / (3 * day)),
+  );
+  assert.equal(every[0].intervalMs % SLOT_MS, 0, 'a whole number of slots');
+  assert.ok(
+    every[0].intervalMs > SLOT_MS && every[0].intervalMs < WEEK,
+    `${every[0].intervalMs / SLOT_MS} slots`,
+  );
+});
+
+test('the history is bounded: the newest HISTORY_LIMIT observations, the one before them as the baseline', () => {
+  const schedule = observeRepeatedly(liveStrategy(), HISTORY_LIMIT + 40, (i) => i % 2 === 0);
+  const { history } = readLiveState(schedule[0]);
+  assert.ok(history);
+  assert.equal(history.minutes.length, HISTORY_LIMIT);
+  assert.equal(history.changed.length, HISTORY_LIMIT);
+  // the last observation is the one made when the entry was written
+  const last = history.start + history.minutes.reduce((a, m) => a + m * 60_000, 0);
+  assert.equal(last, schedule[0].nextDue - schedule[0].intervalMs);
+  assert.ok(history.start > W0, 'the oldest observations were dropped');
+  assert.ok(schedule[0].state.length < 3000, `${schedule[0].state.length} characters of state`);
+});
+
+test('switching strategies keeps the history; an entry without one (DyLDO before histories) starts one', () => {
+  const legacy: ScheduleEntry = {
+    url: 'http://a.org/',
+    level: 1,
+    intervalMs: WEEK / 2,
+    nextDue: W0 + WEEK,
+    strategy: 'dyldo',
+    state: JSON.stringify({ level: 1, changedRun: 0, unchangedRun: 0 }),
+  };
+  const dyldo2 = observeRepeatedly(dyldo, 3, () => true, [legacy])[0];
+  const kept = readLiveState(dyldo2);
+  assert.equal(kept.history?.start, W0 + WEEK / 2, 'the baseline: one interval before it was due');
+  assert.equal(kept.history?.changed, '111');
+  assert.equal(dyldo2.level, 2, 'DyLDO went on from level 1');
+  const switched = observeRepeatedly(liveStrategy('cho-irregular'), 1, () => true, [dyldo2])[0];
+  assert.equal(switched.strategy, 'cho-irregular');
+  assert.equal(readLiveState(switched).history?.changed, '1111');
+  assert.equal((readLiveState(switched).state as { rate: number }).rate > 0, true);
+});
+
+test('gold, the oracle, cannot schedule crawls; unknown names are refused too', () => {
+  assert.throws(() => liveStrategy('gold'), /oracle/);
+  assert.throws(() => liveStrategy('nope'), /unknown strategy/);
+  assert.equal(liveStrategy('dyldo-3').name, 'dyldo-3');
 });

@@ -245,12 +245,24 @@ test('publishing other content under a published name is refused', async () => {
   );
 });
 
-test('only weekly and interval crawls publish, each under its own name form', async () => {
+test('weekly, interval and expand crawls publish, each under its own name form', async () => {
   const cases: [string, string, RegExp][] = [
-    ['2026-11-16T1030Z', 'expand', /snapshot kind: expected weekly or interval/],
-    ['expand-2026-11-16T1030Z', 'interval', /snapshot name: expected YYYY-MM-DD or YYYY-MM-DDTHHMMZ/],
+    ['2026-11-16T1030Z', 'daily', /snapshot kind: expected weekly or interval or expand/],
+    [
+      'expand-2026-11-16T1030Z',
+      'interval',
+      /snapshot name: expected YYYY-MM-DD or YYYY-MM-DDTHHMMZ or YYYY-MM-DDTHHMMZ-expand-N/,
+    ],
     ['2026-11-23T1030Z', 'weekly', /weekly snapshot name: expected YYYY-MM-DD,/],
     ['2026-11-23', 'interval', /interval snapshot name: expected YYYY-MM-DDTHHMMZ,/],
+    ['2026-11-23T1030Z', 'expand', /expand snapshot name: expected YYYY-MM-DDTHHMMZ-expand-N,/],
+    ['2026-11-23T1030Z-expand-0', 'expand', /snapshot name: expected/],
+    // an expand snapshot says which crawl of which expansion it is; the others do not
+    [
+      '2026-11-23T1030Z-expand-1',
+      'expand',
+      /expansion: expected which crawl of an expansion, for kind expand only/,
+    ],
   ];
   for (const [name, kind, message] of cases) {
     await assert.rejects(

@@ -1,0 +1,71 @@
+import type pg from 'pg';
+
+/**
+ * The coordinator's tables. Times that pace requests (next_allowed_ms) are the workers' clocks in
+ * epoch ms, so workers' clocks must agree (NTP) to well under the politeness delay; lease expiry is
+ * the database's clock alone, so it needs no agreement.
+ *
+ * - crawl: one row per crawl (named like its run), its plan, its config and the current round.
+ * - frontier: every URL the crawl knows, unique per crawl; round is null while it is only a
+ *   candidate for a coming round, state says whether it still waits to be fetched.
+ * - pld_lease: one row per PLD of the crawl: who holds it until when, and its politeness state
+ *   (next allowed request start, delay in force), which moves to whoever holds it next.
+ * - result: one row per URL recorded: its document record and its statements (JSON), inserted in
+ *   the transaction that marks its frontier row done, so the primary key makes it exactly once.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS crawl (
+  id text PRIMARY KEY,
+  plan jsonb NOT NULL,
+  config jsonb NOT NULL,
+  round integer NOT NULL DEFAULT 0,
+  state text NOT NULL DEFAULT 'crawling' CHECK (state IN ('crawling', 'done')),
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+CREATE TABLE IF NOT EXISTS frontier (
+  crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
+  url text NOT NULL,
+  pld text NOT NULL,
+  round integer,
+  depth integer NOT NULL,
+  inlinks integer NOT NULL DEFAULT 0,
+  state text NOT NULL DEFAULT 'waiting' CHECK (state IN ('waiting', 'done', 'elsewhere')),
+  PRIMARY KEY (crawl, url)
+);
+CREATE INDEX IF NOT EXISTS frontier_queued ON frontier (crawl, pld) WHERE state = 'waiting' AND round IS NOT NULL;
+CREATE INDEX IF NOT EXISTS frontier_candidates ON frontier (crawl, depth) WHERE state = 'waiting' AND round IS NULL;
+CREATE TABLE IF NOT EXISTS pld_lease (
+  crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
+  pld text NOT NULL,
+  owner text,
+  expires_at timestamptz,
+  next_allowed_ms double precision NOT NULL DEFAULT 0,
+  delay_ms double precision NOT NULL,
+  PRIMARY KEY (crawl, pld)
+);
+CREATE TABLE IF NOT EXISTS result (
+  crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
+  url text NOT NULL,
+  pld text NOT NULL,
+  depth integer NOT NULL,
+  record text NOT NULL,
+  statements text NOT NULL,
+  handed_over text,
+  recorded_by text NOT NULL,
+  PRIMARY KEY (crawl, url)
+);
+CREATE INDEX IF NOT EXISTS result_pld ON result (crawl, pld);
+`;
+
+/** Creates the tables where they are missing; every worker and coordinator runs it on connecting. */
+export async function ensureSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    // one at a time: concurrent CREATE ... IF NOT EXISTS can still collide in the catalogue
+    await client.query('SELECT pg_advisory_lock(18)');
+    await client.query(SCHEMA);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(18)').catch(() => {});
+    client.release();
+  }
+}

@@ -1,0 +1,380 @@
+import type pg from 'pg';
+import type { CrawlConfig, CrawlSegment, DocumentRecord, FetchResult, Statement } from '../core/index.ts';
+import { urlPld } from '../core/index.ts';
+
+/** A URL as it joins a round: [url, depth] (the journal's RoundUrl). */
+export type JoinedUrl = readonly [url: string, depth: number];
+
+/** What workers need of a crawl's plan (CrawlPlan without functions: segmentFor as a table by depth). */
+export interface StoredPlan {
+  readonly maxDepth: number;
+  /** null: no budget. */
+  readonly maxDocuments: number | null;
+  /** null: no limit. */
+  readonly maxRounds: number | null;
+  /** The segment of a document at depth d is segments[min(d, length - 1)]. */
+  readonly segments: readonly CrawlSegment[];
+}
+
+export interface CrawlRow {
+  readonly id: string;
+  readonly plan: StoredPlan;
+  /** The crawl's config (CrawlConfig as JSON): every worker crawls with it. */
+  readonly config: Record<string, unknown>;
+  readonly round: number;
+  readonly state: 'crawling' | 'done';
+}
+
+/** A PLD lease as taken: its politeness state, as the previous holder left it. */
+export interface Lease {
+  readonly pld: string;
+  readonly nextAllowedMs: number;
+  readonly delayMs: number;
+}
+
+/** One URL's outcome, as a worker records it. */
+export interface Outcome {
+  readonly url: string;
+  readonly depth: number;
+  readonly round: number;
+  /** The record; for a fetch handed over to another PLD, the record as far as this worker knows it. */
+  readonly record: DocumentRecord;
+  readonly statements: readonly Statement[];
+  /** Set when the fetch stopped at a URL of another PLD: the fetch, resolved when the journal is written. */
+  readonly handedOver: FetchResult | null;
+  /** Links to queue as candidates (already capped and without the document's own URLs). */
+  readonly links: readonly string[];
+}
+
+const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
+
+/** Runs `work` in a transaction, again (a few times) when PostgreSQL reports a deadlock or serialisation failure. */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const value = await work(client);
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      if (attempt >= 5 || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** A PLD row for each PLD of `urls` that has none yet, with the crawl's delay. */
+async function addPlds(client: pg.PoolClient, crawl: string, plds: readonly string[], delayMs: number) {
+  if (plds.length === 0) return;
+  await client.query(
+    `INSERT INTO pld_lease (crawl, pld, delay_ms)
+     SELECT $1, p, $3 FROM unnest($2::text[]) AS t(p) ORDER BY p
+     ON CONFLICT DO NOTHING`,
+    [crawl, [...new Set(plds)], delayMs],
+  );
+}
+
+/** Creates the crawl with its seeds as round 0, unless it exists (a resumed coordinator); returns its row. */
+export async function createCrawl(
+  pool: pg.Pool,
+  id: string,
+  plan: StoredPlan,
+  config: CrawlConfig,
+  seeds: readonly JoinedUrl[],
+): Promise<CrawlRow> {
+  return inTransaction(pool, async (client) => {
+    const created = await client.query(
+      `INSERT INTO crawl (id, plan, config) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      [id, JSON.stringify(plan), JSON.stringify(config)],
+    );
+    if (created.rowCount === 1) {
+      const urls = seeds.map(([url]) => url);
+      const plds = urls.map(urlPld);
+      await client.query(
+        `INSERT INTO frontier (crawl, url, pld, round, depth)
+         SELECT $1, u, p, 0, d FROM unnest($2::text[], $3::text[], $4::int[]) AS t(u, p, d)`,
+        [id, urls, plds, seeds.map(([, depth]) => depth)],
+      );
+      await addPlds(client, id, plds, config.delayMs);
+    }
+    const { rows } = await client.query('SELECT id, plan, config, round, state FROM crawl WHERE id = $1', [
+      id,
+    ]);
+    return rows[0] as CrawlRow;
+  });
+}
+
+/** The crawl workers should serve: the oldest one still crawling. */
+export async function activeCrawl(pool: pg.Pool): Promise<CrawlRow | null> {
+  const { rows } = await pool.query(
+    `SELECT id, plan, config, round, state FROM crawl WHERE state = 'crawling' ORDER BY created_at, id LIMIT 1`,
+  );
+  return (rows[0] as CrawlRow | undefined) ?? null;
+}
+
+export async function crawlState(pool: pg.Pool, id: string): Promise<CrawlRow['state'] | null> {
+  const { rows } = await pool.query('SELECT state FROM crawl WHERE id = $1', [id]);
+  return (rows[0]?.state as CrawlRow['state'] | undefined) ?? null;
+}
+
+/** Where a crawl stands: URLs waiting in the current round, URLs recorded, URLs ever put in a round, PLDs leased. */
+export async function crawlStatus(pool: pg.Pool, id: string) {
+  const { rows } = await pool.query(
+    `SELECT c.round,
+       (SELECT count(*) FROM frontier f WHERE f.crawl = c.id AND f.state = 'waiting' AND f.round IS NOT NULL)::int AS waiting,
+       (SELECT count(*) FROM result r WHERE r.crawl = c.id)::int AS recorded,
+       (SELECT count(*) FROM frontier f WHERE f.crawl = c.id AND f.round IS NOT NULL)::int AS assigned,
+       (SELECT count(*) FROM pld_lease l WHERE l.crawl = c.id AND l.expires_at > clock_timestamp())::int AS leased
+     FROM crawl c WHERE c.id = $1`,
+    [id],
+  );
+  return rows[0] as { round: number; waiting: number; recorded: number; assigned: number; leased: number };
+}
+
+/**
+ * Starts round `round`: candidates up to `maxDepth` hops join, fewest hops first, then most in-links,
+ * then by URL (the one-process frontier's order), at most `budget` of them. Returns how many joined.
+ */
+export async function advanceRound(
+  pool: pg.Pool,
+  id: string,
+  round: number,
+  maxDepth: number,
+  budget: number,
+): Promise<number> {
+  return inTransaction(pool, async (client) => {
+    const joined = await client.query(
+      `UPDATE frontier f SET round = $2
+       FROM (SELECT url FROM frontier
+             WHERE crawl = $1 AND state = 'waiting' AND round IS NULL AND depth <= $3
+             ORDER BY depth, inlinks DESC, url COLLATE "C" LIMIT $4) AS j
+       WHERE f.crawl = $1 AND f.url = j.url`,
+      [id, round, maxDepth, Math.max(0, budget)],
+    );
+    await client.query('UPDATE crawl SET round = $2 WHERE id = $1', [id, round]);
+    return joined.rowCount ?? 0;
+  });
+}
+
+export async function finishCrawl(pool: pg.Pool, id: string): Promise<void> {
+  await pool.query(`UPDATE crawl SET state = 'done' WHERE id = $1`, [id]);
+}
+
+/**
+ * Leases one PLD of the crawl that has URLs waiting in a round and that nobody holds (or whose
+ * lease expired), for `leaseMs`. `FOR UPDATE SKIP LOCKED` lets many workers lease at once without
+ * waiting for each other. A lease taken over from a holder that vanished keeps its requests at
+ * least one delay after the moment that lease expired: the holder may have started one just before.
+ */
+export async function leasePld(
+  pool: pg.Pool,
+  crawl: string,
+  owner: string,
+  leaseMs: number,
+): Promise<Lease | null> {
+  const { rows } = await pool.query(
+    `WITH free AS (
+       SELECT l.pld FROM pld_lease l
+       WHERE l.crawl = $1 AND (l.owner IS NULL OR l.expires_at < clock_timestamp())
+         AND EXISTS (SELECT 1 FROM frontier f WHERE f.crawl = l.crawl AND f.pld = l.pld
+                     AND f.state = 'waiting' AND f.round IS NOT NULL)
+       ORDER BY l.next_allowed_ms, l.pld LIMIT 1
+       FOR UPDATE SKIP LOCKED)
+     UPDATE pld_lease l SET owner = $2,
+       expires_at = clock_timestamp() + $3 * interval '1 millisecond',
+       next_allowed_ms = CASE WHEN l.owner IS NULL THEN l.next_allowed_ms
+         ELSE greatest(l.next_allowed_ms, extract(epoch FROM l.expires_at) * 1000 + l.delay_ms) END
+     FROM free WHERE l.crawl = $1 AND l.pld = free.pld
+     RETURNING l.pld, l.next_allowed_ms, l.delay_ms`,
+    [crawl, owner, leaseMs],
+  );
+  const row = rows[0];
+  return row
+    ? { pld: row.pld, nextAllowedMs: Number(row.next_allowed_ms), delayMs: Number(row.delay_ms) }
+    : null;
+}
+
+/** Extends the leases `owner` still holds; returns the PLDs renewed (the others were lost). */
+export async function renewLeases(
+  pool: pg.Pool,
+  crawl: string,
+  owner: string,
+  plds: readonly string[],
+  leaseMs: number,
+): Promise<Set<string>> {
+  const { rows } = await inTransaction(pool, (client) =>
+    client.query(
+      `UPDATE pld_lease SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
+       WHERE crawl = $1 AND owner = $2 AND pld = ANY($3::text[]) AND expires_at > clock_timestamp()
+       RETURNING pld`,
+      [crawl, owner, [...plds].sort(), leaseMs],
+    ),
+  );
+  return new Set(rows.map((r) => r.pld as string));
+}
+
+/** Gives a lease back with its politeness state, for whoever leases the PLD next. */
+export async function releaseLease(pool: pg.Pool, crawl: string, owner: string, state: Lease): Promise<void> {
+  await pool.query(
+    `UPDATE pld_lease SET owner = NULL, expires_at = NULL, next_allowed_ms = $4, delay_ms = $5
+     WHERE crawl = $1 AND pld = $2 AND owner = $3`,
+    [crawl, state.pld, owner, state.nextAllowedMs, state.delayMs],
+  );
+}
+
+/** The PLD's next URL to fetch: most in-links first, then by URL (the one-process queue's order). */
+export async function nextUrl(
+  pool: pg.Pool,
+  crawl: string,
+  pld: string,
+): Promise<{ url: string; depth: number; round: number } | null> {
+  const { rows } = await pool.query(
+    `SELECT url, depth, round FROM frontier
+     WHERE crawl = $1 AND pld = $2 AND state = 'waiting' AND round IS NOT NULL
+     ORDER BY inlinks DESC, url COLLATE "C" LIMIT 1`,
+    [crawl, pld],
+  );
+  return (rows[0] as { url: string; depth: number; round: number } | undefined) ?? null;
+}
+
+/** The records of the PLD's URLs recorded so far, but those handed over to another PLD. */
+export async function pldRecords(pool: pg.Pool, crawl: string, pld: string): Promise<DocumentRecord[]> {
+  const { rows } = await pool.query(
+    'SELECT record FROM result WHERE crawl = $1 AND pld = $2 AND handed_over IS NULL ORDER BY url',
+    [crawl, pld],
+  );
+  return rows.map((r) => JSON.parse(r.record) as DocumentRecord);
+}
+
+/**
+ * Records one URL's outcome, exactly once, while `owner` still holds its PLD: the result row, the
+ * frontier row marked done, the politeness state, redirect targets marked as fetched elsewhere, a
+ * target in another PLD queued in this round for that PLD's holder, and the links as candidates,
+ * all in one transaction. False when the lease was lost or the URL was recorded already.
+ */
+export async function recordOutcome(
+  pool: pg.Pool,
+  crawl: string,
+  owner: string,
+  lease: Lease,
+  outcome: Outcome,
+): Promise<boolean> {
+  const { url, depth, record, handedOver } = outcome;
+  return inTransaction(pool, async (client) => {
+    const inserted = await client.query(
+      `INSERT INTO result (crawl, url, pld, depth, record, statements, handed_over, recorded_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+      [
+        crawl,
+        url,
+        lease.pld,
+        depth,
+        JSON.stringify(record),
+        JSON.stringify(outcome.statements),
+        handedOver ? JSON.stringify({ ...handedOver, body: null }) : null,
+        owner,
+      ],
+    );
+    if (inserted.rowCount !== 1) return false;
+    await client.query(`UPDATE frontier SET state = 'done' WHERE crawl = $1 AND url = $2`, [crawl, url]);
+    const elsewhere = record.redirects.map((hop) => hop.to).filter((to) => to !== handedOver?.finalUrl);
+    const news: string[] = [...elsewhere, ...outcome.links];
+    if (elsewhere.length > 0) {
+      await client.query(
+        `INSERT INTO frontier (crawl, url, pld, depth, state)
+         SELECT $1, u, p, $4, 'elsewhere' FROM unnest($2::text[], $3::text[]) AS t(u, p) ORDER BY u
+         ON CONFLICT DO NOTHING`,
+        [crawl, [...new Set(elsewhere)], [...new Set(elsewhere)].map(urlPld), depth],
+      );
+    }
+    if (handedOver) {
+      const target = handedOver.finalUrl;
+      news.push(target);
+      await client.query(
+        `INSERT INTO frontier (crawl, url, pld, round, depth) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (crawl, url) DO UPDATE SET round = coalesce(frontier.round, excluded.round),
+           depth = least(frontier.depth, excluded.depth)
+         WHERE frontier.state = 'waiting'`,
+        [crawl, target, urlPld(target), outcome.round, depth],
+      );
+    }
+    if (outcome.links.length > 0) {
+      const links = [...outcome.links].sort();
+      await client.query(
+        `INSERT INTO frontier (crawl, url, pld, depth, inlinks)
+         SELECT $1, u, p, $4, 1 FROM unnest($2::text[], $3::text[]) AS t(u, p) ORDER BY u
+         ON CONFLICT (crawl, url) DO UPDATE SET inlinks = frontier.inlinks + 1,
+           depth = least(frontier.depth, excluded.depth)`,
+        [crawl, links, links.map(urlPld), depth + 1],
+      );
+    }
+    await addPlds(client, crawl, news.map(urlPld), lease.delayMs);
+    // last, so that the lease row is locked only briefly (renewals update it too)
+    const held = await client.query(
+      `UPDATE pld_lease SET next_allowed_ms = $4, delay_ms = $5
+       WHERE crawl = $1 AND pld = $2 AND owner = $3 AND expires_at > clock_timestamp()`,
+      [crawl, lease.pld, owner, lease.nextAllowedMs, lease.delayMs],
+    );
+    if (held.rowCount !== 1) throw LEASE_LOST;
+    return true;
+  }).catch((error: unknown) => {
+    if (error === LEASE_LOST) return false;
+    throw error;
+  });
+}
+
+/** Thrown inside recordOutcome's transaction to roll it back when the lease turns out lost. */
+const LEASE_LOST = new Error('lease lost');
+
+/** A recorded URL as the coordinator reads it back. */
+export interface StoredResult {
+  readonly url: string;
+  readonly depth: number;
+  readonly record: DocumentRecord;
+  readonly statements: readonly Statement[];
+  readonly handedOver: FetchResult | null;
+}
+
+/** The crawl's results in URL order, `batch` rows at a time (a crawl's statements are never held whole). */
+export async function* readResults(pool: pg.Pool, crawl: string, batch = 500): AsyncGenerator<StoredResult> {
+  let after = '';
+  for (;;) {
+    const { rows } = await pool.query(
+      `SELECT url, depth, record, statements, handed_over FROM result
+       WHERE crawl = $1 AND url COLLATE "C" > $2 ORDER BY url COLLATE "C" LIMIT $3`,
+      [crawl, after, batch],
+    );
+    for (const row of rows) {
+      yield {
+        url: row.url,
+        depth: row.depth,
+        record: JSON.parse(row.record),
+        statements: JSON.parse(row.statements),
+        handedOver: row.handed_over === null ? null : { ...JSON.parse(row.handed_over), body: null },
+      };
+    }
+    if (rows.length < batch) return;
+    after = rows.at(-1).url;
+  }
+}
+
+/** The URLs that joined each round, for the journal's round lines. */
+export async function roundMembers(pool: pg.Pool, crawl: string): Promise<Map<number, JoinedUrl[]>> {
+  const { rows } = await pool.query(
+    `SELECT round, url, depth FROM frontier WHERE crawl = $1 AND round IS NOT NULL ORDER BY round, url COLLATE "C"`,
+    [crawl],
+  );
+  const rounds = new Map<number, JoinedUrl[]>();
+  for (const row of rows) {
+    const list = rounds.get(row.round) ?? [];
+    list.push([row.url, row.depth]);
+    rounds.set(row.round, list);
+  }
+  return rounds;
+}

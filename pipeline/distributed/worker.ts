@@ -1,0 +1,202 @@
+import type pg from 'pg';
+import type { Clock, CrawlConfig, Logger } from '../core/index.ts';
+import { crawlConfig, urlPld } from '../core/index.ts';
+import { type CrawlTools, createCrawlTools, processFetch, UrlClaims } from '../crawl/index.ts';
+import { extractLinks } from '../rdf/index.ts';
+import { openPool } from './pool.ts';
+import {
+  activeCrawl,
+  type CrawlRow,
+  crawlState,
+  type Lease,
+  leasePld,
+  nextUrl,
+  pldRecords,
+  recordOutcome,
+  releaseLease,
+  renewLeases,
+} from './store.ts';
+
+export interface WorkerOptions {
+  /** The coordinator's PostgreSQL URL. */
+  readonly coordinator: string;
+  /** This worker's name in the leases (unique among the workers: host and pid). */
+  readonly id: string;
+  /** How long a lease lasts unless renewed; a dead worker's PLDs are taken over after it. */
+  readonly leaseMs: number;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Stops the worker: fetches in flight are abandoned (their URLs stay waiting) and leases released. */
+  readonly signal: AbortSignal;
+}
+
+/** A lease this worker holds: stopped when it is lost, runs out locally, or the worker stops. */
+interface Held {
+  lease: Lease;
+  readonly stop: AbortController;
+  /** Local clock time after which no request starts under this lease (renewals move it). */
+  deadline: number;
+}
+
+/**
+ * A worker stops starting requests under a lease once three quarters of it have passed without a
+ * renewal: the rest is the margin for its own checks, so that it never starts one after the lease
+ * expired in the database (when another worker may take the PLD over).
+ */
+const LOCAL_SHARE = 0.75;
+
+/** Serves crawls from the coordinator until the signal stops it; returns the URLs it recorded. */
+export async function runWorker(o: WorkerOptions): Promise<number> {
+  const pool = await openPool(o.coordinator, o.logger);
+  const pollMs = Math.min(200, o.leaseMs / 8);
+  let recorded = 0;
+  try {
+    while (!o.signal.aborted) {
+      const crawl = await activeCrawl(pool);
+      if (crawl) recorded += await serveCrawl(pool, crawl, o, pollMs);
+      else await o.clock.sleep(pollMs, o.signal).catch(() => {});
+    }
+    return recorded;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Leases PLDs of one crawl and crawls them until the crawl is done or the worker stops. */
+async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, pollMs: number): Promise<number> {
+  const config = crawlConfig(crawl.config as Partial<CrawlConfig>);
+  const tools = createCrawlTools(config, o.clock);
+  const held = new Map<string, Held>();
+  const tasks = new Set<Promise<void>>();
+  let recorded = 0;
+  let failure: unknown = null;
+  let renewedAt = o.clock.now();
+  o.logger.info({ crawl: crawl.id, worker: o.id }, 'worker joined crawl');
+  try {
+    while (!o.signal.aborted && failure === null) {
+      while (held.size < config.concurrency) {
+        const before = o.clock.now();
+        const lease = await leasePld(pool, crawl.id, o.id, o.leaseMs);
+        if (!lease) break;
+        const h: Held = { lease, stop: new AbortController(), deadline: before + o.leaseMs * LOCAL_SHARE };
+        held.set(lease.pld, h);
+        const task = crawlPld(pool, crawl, h, tools, config, o)
+          .then((n) => {
+            recorded += n;
+          })
+          .catch((error: unknown) => {
+            if (!h.stop.signal.aborted) failure ??= error;
+          })
+          .finally(() => {
+            held.delete(lease.pld);
+            tasks.delete(task);
+          });
+        tasks.add(task);
+      }
+      if (held.size === 0 && (await crawlState(pool, crawl.id)) !== 'crawling') break;
+      const pause = new AbortController();
+      await Promise.race([...tasks, o.clock.sleep(pollMs, pause.signal).catch(() => {})]);
+      pause.abort();
+      if (o.clock.now() - renewedAt >= o.leaseMs / 4) renewedAt = await renew(pool, crawl.id, held, o);
+      for (const h of held.values()) if (o.clock.now() >= h.deadline) h.stop.abort();
+    }
+  } finally {
+    for (const h of held.values()) h.stop.abort();
+    await Promise.all(tasks);
+    await tools.close();
+  }
+  if (failure !== null) throw failure;
+  return recorded;
+}
+
+/** Renews every lease held; those lost are stopped. Returns when the renewal was asked (local clock). */
+async function renew(
+  pool: pg.Pool,
+  crawl: string,
+  held: Map<string, Held>,
+  o: WorkerOptions,
+): Promise<number> {
+  const before = o.clock.now();
+  if (held.size === 0) return before;
+  const renewed = await renewLeases(pool, crawl, o.id, [...held.keys()], o.leaseMs);
+  for (const [pld, h] of held) {
+    if (renewed.has(pld)) h.deadline = before + o.leaseMs * LOCAL_SHARE;
+    else h.stop.abort();
+  }
+  return before;
+}
+
+/** The PLD's politeness state as the fetcher's gate has it now, to move with the lease. */
+function politeness(tools: CrawlTools, lease: Lease): Lease {
+  const ready = tools.fetcher.readyAt(lease.pld);
+  return {
+    pld: lease.pld,
+    nextAllowedMs: Number.isFinite(ready) ? Math.max(ready, lease.nextAllowedMs) : lease.nextAllowedMs,
+    delayMs: tools.fetcher.delayFor(lease.pld),
+  };
+}
+
+/**
+ * Crawls one leased PLD, one URL at a time in the one-process queue's order, with the existing
+ * per-document code: the fetcher (politeness, robots.txt, redirects), the URL claims that store a
+ * final URL once, and processFetch. A redirect into another PLD stops there: that URL is queued
+ * for its PLD's holder (recordOutcome) and this record is completed when the journal is written.
+ */
+async function crawlPld(
+  pool: pg.Pool,
+  crawl: CrawlRow,
+  h: Held,
+  tools: CrawlTools,
+  config: CrawlConfig,
+  o: WorkerOptions,
+): Promise<number> {
+  const { pld } = h.lease;
+  const gate = tools.web.gate;
+  // the politeness state moves with the lease: the previous holder's last request counts here too
+  gate.setCrawlDelay(pld, h.lease.delayMs);
+  if (h.lease.nextAllowedMs > o.clock.now()) gate.penalise(pld, h.lease.nextAllowedMs);
+  const claims = new UrlClaims();
+  for (const record of await pldRecords(pool, crawl.id, pld)) claims.finished(record);
+  const { segments, maxDepth } = crawl.plan;
+  let recorded = 0;
+  let lost = false;
+  try {
+    for (;;) {
+      if (h.stop.signal.aborted) return recorded;
+      const next = await nextUrl(pool, crawl.id, pld);
+      if (!next) return recorded;
+      const claim = (url: string) => urlPld(url) === pld && claims.claim(url, next.url);
+      const fetched = await tools.fetcher.fetchDocument(next.url, h.stop.signal, claim);
+      const where = { segment: segments[Math.min(next.depth, segments.length - 1)], round: next.round };
+      const foreign = fetched.handedOver && urlPld(fetched.finalUrl) !== pld;
+      const doc =
+        fetched.handedOver && !foreign
+          ? { record: await claims.handOver(fetched, where), statements: [] }
+          : await processFetch(fetched, where, { config, loadContext: tools.loadContext });
+      const links: string[] = [];
+      if (next.depth < maxDepth) {
+        for (const link of extractLinks(doc.statements)) {
+          if (links.length >= config.maxLinksPerDocument) break;
+          if (link !== next.url && link !== doc.record.finalUrl) links.push(link);
+        }
+      }
+      h.lease = politeness(tools, h.lease);
+      const ok = await recordOutcome(pool, crawl.id, o.id, h.lease, {
+        ...next,
+        record: doc.record,
+        statements: doc.statements,
+        handedOver: foreign ? fetched : null,
+        links,
+      });
+      if (!ok) {
+        lost = true;
+        o.logger.warn({ pld, url: next.url }, 'lease lost before the document was recorded; dropped');
+        return recorded;
+      }
+      if (!foreign) claims.finished(doc.record);
+      recorded++;
+    }
+  } finally {
+    if (!lost) await releaseLease(pool, crawl.id, o.id, politeness(tools, h.lease));
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * The DyLDO paper's crawl figures (Figures 2, 3, 4 and 6, Table 4) regenerated from the published
+ * snapshots by DuckDB queries over their documents tables: the portal's Reproductions page and
+ * `observatory report` (pipeline/stats/write-report.ts) both show what this computes.
+ */
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import {
+  type CatalogueEntry,
+  parquetFileName,
+  queryRows,
+  readTableSql,
+  type SnapshotManifest,
+  sqlString,
+} from '../snapshot/index.ts';
+import { xyChart } from './charts.ts';
+import { latestWeekly, weeklyTrend } from './latest-alias.ts';
+import type { Chart, DataTable, Reproduction } from './portal-data.ts';
+
+/** The snapshot kind whose crawls Figures 2 and 3 show when any is published: `observatory expand`'s. */
+export const EXPANSION_KIND = 'expand';
+
+/** At most this many crawls in Figures 2 and 3 (the newest): one line per crawl must stay legible. */
+export const MAX_ROUND_CRAWLS = 10;
+
+/** Rows of Table 4. */
+const TOP_PLDS = 25;
+
+/**
+ * A document that dereferenced to RDF, as the crawl counts it (pipeline/crawl/crawl-stats.ts,
+ * `isRdfDocument`): the kernel is made of these.
+ */
+const RDF_DOCUMENT = 'statements > 0 AND format IS NOT NULL';
+
+/**
+ * The crawls Figures 2 and 3 show: the newest `MAX_ROUND_CRAWLS` snapshots of `kind` when any is
+ * published, else the newest `weeklyCrawls` weekly snapshots (their rounds are hops from the kernel;
+ * any kind when no weekly one is published, as `latestWeekly` does).
+ * The portal fetches these snapshots' documents tables for a remote build (fetch-snapshots.ts).
+ */
+export function roundCrawls<T extends { readonly kind: string }>(
+  catalogue: readonly T[],
+  kind = EXPANSION_KIND,
+  weeklyCrawls = 1,
+): { readonly crawls: readonly T[]; readonly expansion: boolean } {
+  const ofKind = catalogue.filter((e) => e.kind === kind);
+  if (ofKind.length > 0) return { crawls: ofKind.slice(-MAX_ROUND_CRAWLS), expansion: true };
+  return { crawls: weeklyTrend(catalogue).slice(-Math.max(1, weeklyCrawls)), expansion: false };
+}
+
+/** Which snapshots the figures read, and how. */
+export interface ReproductionInput {
+  readonly root: string;
+  readonly catalogue: readonly CatalogueEntry[];
+  /** The manifest of a catalogued snapshot (its schema version decides how its tables are read). */
+  readonly manifest: (entry: CatalogueEntry) => SnapshotManifest;
+  /** The kind of snapshot whose crawls Figures 2 and 3 show (default `expand`). */
+  readonly roundsKind?: string;
+  /** Weekly snapshots shown instead when none of that kind is published (default 1, the newest). */
+  readonly weeklyCrawls?: number;
+}
+
+/**
+ * Runs `body` (SQL over a relation named `documents`) against the documents tables of `entries`,
+ * each read for its schema version; returns the rows and the query as a researcher runs it on the
+ * published files.
+ */
+async function overDocuments(
+  connection: DuckDBConnection,
+  input: ReproductionInput,
+  entries: readonly CatalogueEntry[],
+  body: string,
+): Promise<{ rows: unknown[][]; query: string }> {
+  const file = (e: CatalogueEntry) => join(input.root, e.name, parquetFileName('documents'));
+  const tables = entries
+    .map((e) => {
+      const m = input.manifest(e);
+      return `(${readTableSql(file(e), 'documents', m.schemaVersion, m)})`;
+    })
+    .join(' UNION ALL ');
+  const published = entries.map((e) => sqlString(`snapshots/${e.name}/${parquetFileName('documents')}`));
+  return {
+    rows: await queryRows(connection, `WITH documents AS (SELECT * FROM ${tables}) ${body}`),
+    query: `WITH documents AS (SELECT * FROM read_parquet([${published.join(', ')}]))\n${body}`,
+  };
+}
+
+const ROUNDS_SQL = `, rdf AS (SELECT * FROM documents WHERE ${RDF_DOCUMENT}),
+  first_seen AS (SELECT snapshot, pld, min(round) AS round FROM rdf GROUP BY snapshot, pld)
+SELECT snapshot, round, a.documents, coalesce(r.rdf_documents, 0) AS rdf_documents,
+  coalesce(r.statements, 0) AS statements, coalesce(r.plds, 0) AS plds, coalesce(n.new_plds, 0) AS new_plds
+FROM (SELECT snapshot, round, count(*) AS documents FROM documents GROUP BY ALL) AS a
+LEFT JOIN (SELECT snapshot, round, count(*) AS rdf_documents,
+    -- a graph reached through several URLs counts once, for the row that downloaded it
+    sum(statements) FILTER (downloaded_by = url) AS statements, count(DISTINCT pld) AS plds
+  FROM rdf GROUP BY ALL) AS r USING (snapshot, round)
+LEFT JOIN (SELECT snapshot, round, count(*) AS new_plds FROM first_seen GROUP BY ALL) AS n USING (snapshot, round)
+ORDER BY snapshot, round`;
+
+const KERNEL = `segment = 'kernel' AND ${RDF_DOCUMENT}`;
+
+const PLD_DISTRIBUTION_SQL = `SELECT documents, count(*) AS plds
+FROM (SELECT pld, count(*) AS documents FROM documents WHERE ${KERNEL} GROUP BY pld)
+GROUP BY documents ORDER BY documents`;
+
+const TOP_PLDS_SQL = `SELECT pld, count(*) AS documents, count(*) / sum(count(*)) OVER () AS share
+FROM documents WHERE ${KERNEL}
+GROUP BY pld ORDER BY documents DESC, pld LIMIT ${TOP_PLDS}`;
+
+// every hour from the first to the last, empty ones included: the tail is where hours go quiet
+const HOURS_SQL = `, hours AS (SELECT date_diff('second', min(fetched_at) OVER (), fetched_at) // 3600 AS hour,
+    ${RDF_DOCUMENT} AS rdf FROM documents)
+SELECT h.hour, count(hours.hour) AS documents, count(*) FILTER (hours.rdf) AS rdf_documents
+FROM range(0, (SELECT coalesce(max(hour), -1) + 1 FROM hours)) AS h(hour)
+LEFT JOIN hours ON hours.hour = h.hour
+GROUP BY h.hour ORDER BY h.hour`;
+
+/** The crawl figures, from the published snapshots (none when nothing is published). */
+export async function computeReproductions(
+  connection: DuckDBConnection,
+  input: ReproductionInput,
+): Promise<Reproduction[]> {
+  if (input.catalogue.length === 0) return [];
+  const { crawls, expansion } = roundCrawls(input.catalogue, input.roundsKind, input.weeklyCrawls);
+  const newest = latestWeekly(input.catalogue);
+  const rounds = await overDocuments(connection, input, crawls, ROUNDS_SQL);
+  return [
+    ...(await roundFigures(rounds, crawls, expansion, input.roundsKind ?? EXPANSION_KIND)),
+    await pldDistribution(await overDocuments(connection, input, [newest], PLD_DISTRIBUTION_SQL), newest),
+    topPlds(await overDocuments(connection, input, [newest], TOP_PLDS_SQL), newest),
+    await crawlHours(await overDocuments(connection, input, [newest], HOURS_SQL), newest),
+  ];
+}
+
+const num = (v: unknown) => Number(v);
+
+/** A figure drawn as a chart: its title, summary and data are the chart's. */
+function drawn(paper: string, chart: Chart, differences: string, query: string): Reproduction {
+  const { title, summary, table } = chart;
+  return { id: chart.id, paper, title, summary, chart, table, differences, query };
+}
+const names = (entries: readonly CatalogueEntry[]) => entries.map((e) => e.name).join(', ');
+
+/** Figures 2 and 3: per crawl and round, documents and statements; PLDs and new PLDs. */
+async function roundFigures(
+  result: { rows: unknown[][]; query: string },
+  crawls: readonly CatalogueEntry[],
+  expansion: boolean,
+  kind: string,
+): Promise<Reproduction[]> {
+  const rows = result.rows.map(([snapshot, round, documents, rdf, statements, plds, newPlds]) => ({
+    crawl: String(snapshot),
+    round: num(round),
+    documents: num(documents),
+    rdf: num(rdf),
+    statements: num(statements),
+    plds: num(plds),
+    newPlds: num(newPlds),
+  }));
+  const which = expansion
+    ? `${crawls.length === 1 ? 'the newest crawl' : `the ${crawls.length} newest crawls`} published as snapshots of kind ${kind} (${names(crawls)}); round 0 holds the seeds`
+    : `no crawl of kind ${kind} is published, so the newest weekly snapshot${crawls.length > 1 ? 's' : ''} (${names(crawls)}) instead: ${crawls.length > 1 ? 'their' : 'its'} rounds are hops from the kernel (round 0 is the kernel), not the expansion's hops from the core seeds`;
+  const setup = expansion
+    ? "Our rounds end by this crawler's round-end rule (docs/crawling.md), not LDSpider's, and the crawls are of whatever Web was crawled (in the demo and tests the simulated one), from this observatory's core seeds, not the paper's crawls of the real Web."
+    : 'The paper plots its expansion crawls (as we read it); a weekly crawl also never ends a round early, so its rounds are exactly its hops.';
+  const panel = (
+    id: string,
+    title: string,
+    summary: string,
+    measures: ReadonlyArray<readonly [string, (r: (typeof rows)[number]) => number]>,
+  ) =>
+    xyChart(
+      { id, title, summary, xTitle: 'round', yTitle: 'count' },
+      rows.flatMap((r) =>
+        measures.map(([name, value]) => ({ x: r.round, y: value(r), series: r.crawl, panel: name })),
+      ),
+      {
+        columns: ['crawl', 'round', ...measures.map(([name]) => name)],
+        rows: rows.map((r) => [r.crawl, r.round, ...measures.map(([, value]) => value(r))]),
+      },
+    );
+  return [
+    drawn(
+      'DyLDO paper, Figure 2',
+      await panel(
+        'dyldo-figure-2',
+        'Documents and statements per round',
+        `Per crawl and round: documents attempted, documents that dereferenced to RDF, and their statements (a graph reached through several URLs counted once). Crawls: ${which}.`,
+        [
+          ['documents', (r) => r.documents],
+          ['RDF documents', (r) => r.rdf],
+          ['statements', (r) => r.statements],
+        ],
+      ),
+      setup,
+      result.query,
+    ),
+    drawn(
+      'DyLDO paper, Figure 3',
+      await panel(
+        'dyldo-figure-3',
+        'PLDs and new PLDs per round',
+        `Per crawl and round: pay-level domains with an RDF document in the round, and those with none in an earlier round of the same crawl. Crawls: ${which}.`,
+        [
+          ['PLDs', (r) => r.plds],
+          ['new PLDs', (r) => r.newPlds],
+        ],
+      ),
+      setup,
+      result.query,
+    ),
+  ];
+}
+
+const KERNEL_SETUP =
+  "The kernel here is the newest weekly snapshot's kernel documents that dereferenced to RDF, which changes week by week, not the kernel list as first expanded; its size is this observatory's, not the paper's 95,737 URIs on 652 PLDs.";
+
+/** Figure 4: kernel documents per PLD, as a distribution on log-log axes. */
+async function pldDistribution(
+  result: { rows: unknown[][]; query: string },
+  newest: CatalogueEntry,
+): Promise<Reproduction> {
+  const rows = result.rows.map(([documents, plds]) => [num(documents), num(plds)] as const);
+  const table: DataTable = { columns: ['documents on the PLD', 'PLDs'], rows };
+  return drawn(
+    'DyLDO paper, Figure 4',
+    await xyChart(
+      {
+        id: 'dyldo-figure-4',
+        title: 'Kernel documents per PLD (log-log)',
+        summary: `How many pay-level domains have how many kernel documents, both axes logarithmic, in ${newest.name}.`,
+        xTitle: 'kernel documents on the PLD',
+        yTitle: 'PLDs',
+        logLog: true,
+      },
+      rows.map(([x, y]) => ({ x, y, series: newest.name })),
+      table,
+    ),
+    `${KERNEL_SETUP} As we read the paper's figure, it plots the same distribution (PLDs by their number of kernel documents).`,
+    result.query,
+  );
+}
+
+/** Table 4: the PLDs with the most kernel documents and their share of the kernel. */
+function topPlds(result: { rows: unknown[][]; query: string }, newest: CatalogueEntry): Reproduction {
+  return {
+    id: 'dyldo-table-4',
+    paper: 'DyLDO paper, Table 4',
+    chart: null,
+    title: `Top ${TOP_PLDS} PLDs of the kernel`,
+    summary: `Pay-level domains by their kernel documents in ${newest.name}, with their share of the kernel.`,
+    table: {
+      columns: ['PLD', 'kernel documents', 'share of the kernel'],
+      rows: result.rows.map(([pld, documents, share]) => [
+        String(pld),
+        num(documents),
+        `${(100 * num(share)).toFixed(1)}%`,
+      ]),
+    },
+    differences: KERNEL_SETUP,
+    query: result.query,
+  };
+}
+
+/** Figure 6: documents per hour of the crawl, which shows the tail where few PLDs are left. */
+async function crawlHours(
+  result: { rows: unknown[][]; query: string },
+  newest: CatalogueEntry,
+): Promise<Reproduction> {
+  const rows = result.rows.map(([hour, documents, rdf]) => [num(hour), num(documents), num(rdf)] as const);
+  return drawn(
+    'DyLDO paper, Figure 6',
+    await xyChart(
+      {
+        id: 'dyldo-figure-6',
+        title: 'Documents per crawl hour',
+        summary: `Documents whose fetch finished in each hour since the first one of ${newest.name} (kernel and adaptive segments), and those that dereferenced to RDF; the long tail is the crawl waiting on the politeness delay of the few PLDs left.`,
+        xTitle: 'hour of the crawl',
+        yTitle: 'documents',
+      },
+      rows.flatMap(([x, documents, rdf]) => [
+        { x, y: documents, series: 'documents' },
+        { x, y: rdf, series: 'RDF documents' },
+      ]),
+      { columns: ['hour', 'documents', 'RDF documents'], rows },
+    ),
+    "This is the newest weekly snapshot's crawl with this crawler's politeness and fetch slots (docs/crawling.md), not the paper's LDSpider crawl of the real Web; hours count from the first finished fetch (fetched_at), and a small or simulated Web may fit in the first hour.",
+    result.query,
+  );
+}
