@@ -1,5 +1,31 @@
 import type { DocumentRecord, FetchResult } from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
+import { doubled, UrlTable } from './url-table.ts';
+
+/** No fetch claimed the URL (it is in the table as another record's final URL or downloadedBy). */
+const UNCLAIMED = -1;
+/** The record of the document with this id is not journaled yet. */
+const UNFINISHED = -1;
+
+/** A small set of strings (error codes, formats) as numbers, null being 0. */
+class Interned<T extends string> {
+  private readonly names: (T | null)[] = [null];
+  private readonly index = new Map<T, number>();
+
+  of(name: T | null): number {
+    if (name === null) return 0;
+    let at = this.index.get(name);
+    if (at === undefined) {
+      at = this.names.push(name) - 1;
+      this.index.set(name, at);
+    }
+    return at;
+  }
+
+  name(at: number): T | null {
+    return this.names[at];
+  }
+}
 
 /** What a record whose fetch handed over copies from the record that downloaded its final URL. */
 interface Outcome {
@@ -11,29 +37,32 @@ interface Outcome {
   readonly statements: number;
 }
 
-function outcomeOf(record: DocumentRecord): Outcome {
-  return {
-    finalUrl: record.finalUrl,
-    downloadedBy: record.downloadedBy ?? record.url,
-    status: record.status,
-    error: record.error,
-    format: record.format,
-    statements: record.statements,
-  };
-}
-
 /**
  * The rule "a final URL is fetched and stored once per crawl". Every URL a fetch requests (the URL
  * asked for, each redirect target) is claimed by that fetch first; a fetch that meets a URL another
  * fetch claimed stops there (the web stage hands over) and its record points at that fetch's
- * outcome. Claims are plain strings, and each finished fetch keeps a small outcome (not its
- * statements or headers), so this costs about what the frontier does per URL.
+ * outcome.
+ *
+ * Claims and outcomes last the whole crawl, one per URL requested, so they are kept like the
+ * frontier keeps its URLs: each URL is an id in a UrlTable (its bytes off V8's heap), and who
+ * claimed it and the outcome of the document it names are typed-array columns indexed by that id.
+ * As JS strings in Maps they cost about 315 bytes of V8 heap per document and grew the crawl's
+ * peak with the crawl (docs/operating.md, "Memory").
  */
 export class UrlClaims {
-  /** Requested URL -> url of the fetch (the document) that claimed it. */
-  private readonly claims = new Map<string, string>();
-  /** Document url -> its outcome, once journaled. */
-  private readonly outcomes = new Map<string, Outcome>();
+  private readonly urls = new UrlTable();
+  /** Id of the document url that claimed the URL, or UNCLAIMED. */
+  private owners = new Int32Array(1024);
+  /** The outcome of the document with this id: its final URL's id, or UNFINISHED until journaled. */
+  private finalUrls = new Int32Array(1024);
+  private downloadedBys = new Int32Array(1024);
+  /** HTTP status, -1 for null. */
+  private statuses = new Int32Array(1024);
+  private errors = new Uint8Array(1024);
+  private formats = new Uint8Array(1024);
+  private statementCounts = new Uint32Array(1024);
+  private readonly errorNames = new Interned<NonNullable<DocumentRecord['error']>>();
+  private readonly formatNames = new Interned<NonNullable<DocumentRecord['format']>>();
   /** Document url -> fetches in flight waiting for its record (settled when it is journaled or fails). */
   private readonly waiters = new Map<string, Array<{ resolve(): void; reject(error: unknown): void }>>();
   /** Handed-over fetch -> the fetch it waits for: a cycle of these is a redirect loop across fetches. */
@@ -41,12 +70,10 @@ export class UrlClaims {
 
   /** True when `by` may request `url`: nobody claimed it, or `by` did. */
   claim(url: string, by: string): boolean {
-    const owner = this.claims.get(url);
-    if (owner === undefined) {
-      this.claims.set(url, by);
-      return true;
-    }
-    return owner === by;
+    const id = this.idOf(url);
+    const byId = this.idOf(by);
+    if (this.owners[id] === UNCLAIMED) this.owners[id] = byId;
+    return this.owners[id] === byId;
   }
 
   /**
@@ -55,11 +82,22 @@ export class UrlClaims {
    * are released.
    */
   finished(record: DocumentRecord): void {
+    const doc = this.idOf(record.url);
     const requested = [record.url, ...record.redirects.map((hop) => hop.to)];
     // a handed-over fetch did not request its last URL: another fetch did
     if (record.downloadedBy !== undefined) requested.pop();
-    for (const url of requested) if (!this.claims.has(url)) this.claims.set(url, record.url);
-    this.outcomes.set(record.url, outcomeOf(record));
+    for (const url of requested) {
+      const id = this.idOf(url);
+      if (this.owners[id] === UNCLAIMED) this.owners[id] = doc;
+    }
+    const finalUrl = this.idOf(record.finalUrl);
+    const downloadedBy = this.idOf(record.downloadedBy ?? record.url);
+    this.finalUrls[doc] = finalUrl;
+    this.downloadedBys[doc] = downloadedBy;
+    this.statuses[doc] = record.status ?? -1;
+    this.errors[doc] = this.errorNames.of(record.error);
+    this.formats[doc] = this.formatNames.of(record.format);
+    this.statementCounts[doc] = record.statements;
     this.waitsFor.delete(record.url);
     for (const waiter of this.waiters.get(record.url) ?? []) waiter.resolve();
     this.waiters.delete(record.url);
@@ -80,7 +118,8 @@ export class UrlClaims {
     fetched: FetchResult,
     where: Pick<DocumentRecord, 'segment' | 'round'>,
   ): Promise<DocumentRecord> {
-    const owner = this.claims.get(fetched.finalUrl)!;
+    const ownerId = this.owners[this.idOf(fetched.finalUrl)];
+    const owner = this.urls.url(ownerId);
     if (this.leadsBackTo(owner, fetched.url)) {
       // like a loop within one fetch: the last URL this fetch requested, with its 3xx status
       return this.record(
@@ -97,7 +136,7 @@ export class UrlClaims {
         true,
       );
     }
-    if (!this.outcomes.has(owner)) {
+    if (this.finalUrls[ownerId] === UNFINISHED) {
       this.waitsFor.set(fetched.url, owner);
       await new Promise<void>((resolve, reject) => {
         const list = this.waiters.get(owner) ?? [];
@@ -105,7 +144,39 @@ export class UrlClaims {
         this.waiters.set(owner, list);
       });
     }
-    return this.record(fetched, where, this.outcomes.get(owner)!);
+    return this.record(fetched, where, this.outcomeOf(ownerId));
+  }
+
+  /** The outcome of the journaled document with id `doc`. */
+  private outcomeOf(doc: number): Outcome {
+    const status = this.statuses[doc];
+    return {
+      finalUrl: this.urls.url(this.finalUrls[doc]),
+      downloadedBy: this.urls.url(this.downloadedBys[doc]),
+      status: status < 0 ? null : status,
+      error: this.errorNames.name(this.errors[doc]),
+      format: this.formatNames.name(this.formats[doc]),
+      statements: this.statementCounts[doc],
+    };
+  }
+
+  /** The id of `url` in the table, added (unclaimed, unfinished) when it is new. */
+  private idOf(url: string): number {
+    const known = this.urls.id(url);
+    if (known !== undefined) return known;
+    const id = this.urls.add(url);
+    if (id === this.owners.length) {
+      this.owners = doubled(this.owners);
+      this.finalUrls = doubled(this.finalUrls);
+      this.downloadedBys = doubled(this.downloadedBys);
+      this.statuses = doubled(this.statuses);
+      this.errors = doubled(this.errors);
+      this.formats = doubled(this.formats);
+      this.statementCounts = doubled(this.statementCounts);
+    }
+    this.owners[id] = UNCLAIMED;
+    this.finalUrls[id] = UNFINISHED;
+    return id;
   }
 
   private leadsBackTo(owner: string, url: string): boolean {

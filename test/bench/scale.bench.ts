@@ -12,7 +12,8 @@
  * collection between them): when the peak of the whole run is above the crawl's, the publish set
  * it. The command is one process (DuckDB and the parse workers are threads of it), so the maxrss
  * of /usr/bin/time is the peak of everything it runs (also after the command replaced itself to run
- * under MALLOC_ARENA_MAX=2, pipeline/cli.ts: the same process); the load average is printed beside each size.
+ * under MALLOC_ARENA_MAX=2, pipeline/cli.ts: the same process); the load average is printed beside each size,
+ * and a second table gives each publish phase's seconds and where the run's peak was reached.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -37,6 +38,8 @@ interface WeekRun {
   readonly peakRssMiB: number;
   readonly crawlPeakRssMiB: number;
   readonly publishStartRssMiB: number;
+  /** Each publish phase's seconds and the process's peak RSS (MiB) when it ended, in order. */
+  readonly phases: readonly { phase: string; seconds: number; peakRssMiB: number }[];
   /** One-minute load average at the start and the end of the run. */
   readonly load: readonly [number, number];
 }
@@ -58,12 +61,37 @@ function run(command: string, args: readonly string[]): Promise<{ status: number
   return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stderr })));
 }
 
+interface LogLine {
+  time: number;
+  rssMiB?: number;
+  peakRssMiB?: number;
+  phase?: string;
+  ms?: number;
+}
+
+/** The log lines whose message is `msg`. */
+function loggedAll(log: string, msg: string): LogLine[] {
+  return log
+    .split('\n')
+    .filter((line) => line.includes(`"msg":"${msg}"`))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
 /** The first log line whose message is `msg`. */
-function logged(log: string, msg: string): { time: number; rssMiB?: number; peakRssMiB?: number } {
-  for (const line of log.split('\n')) {
-    if (line.includes(`"msg":"${msg}"`)) return JSON.parse(line);
-  }
-  throw new Error(`the snapshot's log has no '${msg}' line`);
+function logged(log: string, msg: string): LogLine {
+  const [first] = loggedAll(log, msg);
+  if (first === undefined) throw new Error(`the snapshot's log has no '${msg}' line`);
+  return first;
+}
+
+/**
+ * Where the run's peak was reached: the crawl, or the first publish phase whose end saw it (the
+ * phases log the process's peak so far, so the phase that raised it is the first to show it).
+ */
+function peakPhase(r: WeekRun): string {
+  const publishPeak = Math.max(0, ...r.phases.map((p) => p.peakRssMiB));
+  if (publishPeak <= r.crawlPeakRssMiB) return 'crawl';
+  return r.phases.find((p) => p.peakRssMiB === publishPeak)!.phase;
 }
 
 async function week(docs: number, work: string): Promise<WeekRun> {
@@ -111,6 +139,11 @@ async function week(docs: number, work: string): Promise<WeekRun> {
       peakRssMiB: Number(rss?.[1] ?? Number.NaN) / 1024,
       crawlPeakRssMiB: crawled.peakRssMiB ?? Number.NaN,
       publishStartRssMiB: crawled.rssMiB ?? Number.NaN,
+      phases: loggedAll(log, 'publish phase').map((p) => ({
+        phase: p.phase!,
+        seconds: p.ms! / 1000,
+        peakRssMiB: p.peakRssMiB!,
+      })),
       load: [load, loadavg()[0]],
     };
   } finally {
@@ -135,6 +168,13 @@ export default async function (): Promise<void> {
       process.stdout.write(
         `| ${r.docs} docs, ${PLDS} PLDs | ${r.kernel} | ${r.documents} | ${r.statements} | ${r.crawlSeconds.toFixed(0)} | ${r.publishSeconds.toFixed(0)} | ${r.seconds.toFixed(0)} | ${Math.round(r.statements / r.publishSeconds)} | ${r.crawlPeakRssMiB} | ${r.publishStartRssMiB} | ${r.peakRssMiB.toFixed(0)} | ${r.load.map((l) => l.toFixed(1)).join('-')} |\n`,
       );
+    }
+    process.stdout.write(
+      '\n| simulated Web | peak set in | publish phases: seconds (peak RSS MiB so far) |\n| ---: | --- | --- |\n',
+    );
+    for (const r of runs) {
+      const phases = r.phases.map((p) => `${p.phase} ${p.seconds.toFixed(1)} (${p.peakRssMiB})`).join(', ');
+      process.stdout.write(`| ${r.docs} docs | ${peakPhase(r)} | ${phases} |\n`);
     }
     if (runs.length > 1) {
       const [small, large] = [runs[0], runs.at(-1)!];
