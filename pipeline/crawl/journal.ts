@@ -25,7 +25,9 @@ import type { RoundUrl } from './frontier.ts';
  * only, and a line damaged otherwise (disk, editor) is skipped and reported, never fatal.
  *
  * Lines: `{"t":"round",...}` when a round starts (the URLs that joined it), `{"t":"doc",...}`
- * per finished fetch (record + statements), `{"t":"end"}` when the crawl is complete.
+ * per finished fetch (record + statements), `{"t":"end"}` when the crawl is complete. A document
+ * whose statements make a line longer than LINE_CHARS has its first statements in `{"t":"part",...}`
+ * lines written just before its document line, which names them (see encode).
  */
 export const JOURNAL_FILE = 'journal.ndjson';
 
@@ -76,33 +78,56 @@ const escapeSeparator = (c: string) => (c === '\u2028' ? '\\u2028' : '\\u2029');
 type Replacer = (key: string, value: unknown) => unknown;
 
 /**
- * Statements per piece of a document line. A line is written piece by piece, never made whole:
- * a document of 100,000 statements is a line of tens of MB, which as one string (and its packed
- * copy, and its UTF-8 bytes) the main thread would hold at once for every large document.
+ * Characters after which a document's statements go on in another line. A reader of the journal
+ * holds a whole line at once (DuckDB's JSON reader buffers a few times the longest line, outside its
+ * memory limit), so lines are bounded rather than as long as the largest document (tens of MB).
  */
-const STATEMENTS_PER_PIECE = 2048;
+const LINE_CHARS = 1 << 20;
+
+/** The statements of a split document that precede its document line, which names them by `at`. */
+interface PartLine {
+  readonly t: 'part';
+  /** Byte offset of the document's first part line in its journal: unique to this write. */
+  readonly at: number;
+  readonly statements: readonly Statement[];
+}
+
+/** What a document line adds when its document was split: where its parts start and how many. */
+interface Parts {
+  readonly at: number;
+  readonly count: number;
+}
 
 /**
- * The text of a journal line, in pieces that joined are JSON.stringify of the line (its
- * statements packed and last), with a newline at the end.
+ * The text of a journal line written at byte offset `start`, in lines of at most about LINE_CHARS
+ * characters (and one statement), each ending in a newline. A document longer than that is written
+ * as part lines `{"t":"part","at":start,"graph":finalUrl,"statements":[...]}` and then its document
+ * line, with the last statements and `"parts":{"at":start,"count":n}` before them: the document line
+ * comes last, so a crawl killed in between leaves parts that no document line names, which readers
+ * ignore. A document within the bound is one line, JSON.stringify of it (statements packed and last).
  */
-function* encode(line: JournalLine, replacer?: Replacer): Generator<string> {
+function* encode(line: JournalLine, start: number, replacer?: Replacer): Generator<string> {
   const escaped = (text: string) => text.replace(LINE_SEPARATORS, escapeSeparator);
   if (line.t !== 'doc') {
-    yield `${escaped(JSON.stringify(line, replacer))}\n`;
+    yield `${escaped(JSON.stringify(line, replacer))}
+`;
     return;
   }
   const { statements, ...rest } = line;
-  let piece = `${JSON.stringify(rest, replacer).slice(0, -1)},"statements":[`;
+  const partHead = `${JSON.stringify({ t: 'part', at: start, graph: rest.record.finalUrl }, replacer).slice(0, -1)},"statements":[`;
+  let count = 0;
+  let body = '';
   for (let i = 0; i < statements.length; i++) {
-    if (i > 0) piece += ',';
-    piece += JSON.stringify(pack(statements[i]), replacer);
-    if ((i + 1) % STATEMENTS_PER_PIECE === 0) {
-      yield escaped(piece);
-      piece = '';
+    body += `${body === '' ? '' : ','}${JSON.stringify(pack(statements[i]), replacer)}`;
+    if (body.length >= LINE_CHARS && i < statements.length - 1) {
+      yield escaped(`${partHead}${body}]}\n`);
+      count++;
+      body = '';
     }
   }
-  yield `${escaped(piece)}]}\n`;
+  const parts: Parts = { at: start, count };
+  const head = JSON.stringify(count > 0 ? { ...rest, parts } : rest, replacer).slice(0, -1);
+  yield escaped(`${head},"statements":[${body}]}\n`);
 }
 
 /**
@@ -131,8 +156,11 @@ export interface JournalDamage {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-/** The line as a journal entry, or null when it is damaged (not JSON, or not the shape we write). */
-function decode(text: string): JournalLine | null {
+/** A document line as read: its statements are the last of the document when it names parts. */
+type DocHead = DocLine & { readonly parts?: Parts };
+
+/** The line as read, or null when it is damaged (not JSON, or not the shape we write). */
+function decode(text: string): RoundLine | DocHead | EndLine | PartLine | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -144,8 +172,20 @@ function decode(text: string): JournalLine | null {
     const { record, statements, depth } = value;
     if (!isObject(record) || typeof record.url !== 'string' || typeof depth !== 'number') return null;
     if (!Array.isArray(statements) || !statements.every(Array.isArray)) return null;
-    return { ...(value as unknown as DocLine), statements: (statements as PackedStatement[]).map(unpack) };
+    const { parts } = value;
+    if (
+      parts !== undefined &&
+      !(isObject(parts) && typeof parts.at === 'number' && typeof parts.count === 'number')
+    )
+      return null;
+    return { ...(value as unknown as DocHead), statements: (statements as PackedStatement[]).map(unpack) };
   }
+  if (value.t === 'part')
+    return typeof value.at === 'number' &&
+      Array.isArray(value.statements) &&
+      value.statements.every(Array.isArray)
+      ? { t: 'part', at: value.at, statements: (value.statements as PackedStatement[]).map(unpack) }
+      : null;
   if (value.t === 'round')
     return typeof value.round === 'number' && Array.isArray(value.urls)
       ? (value as unknown as RoundLine)
@@ -202,6 +242,33 @@ function reportDamage(
   process.stderr.write(
     `observatory: ${file}: ${damage.length} damaged line(s) skipped (${shown.join('; ')}); ${consequence}\n`,
   );
+}
+
+/**
+ * Joins split documents read line by line: keeps the part lines of the latest write (`at`) and
+ * gives their statements to the document line that follows them. Parts of another write (a crawl
+ * killed while writing them) are dropped.
+ */
+function documentAssembler() {
+  let at = -1;
+  let pending: (readonly Statement[])[] = [];
+  return {
+    part(line: PartLine): void {
+      if (line.at !== at) pending = [];
+      at = line.at;
+      pending.push(line.statements);
+    },
+    /** The whole document, or null when a part it names is missing or damaged. */
+    doc(head: DocHead): DocLine | null {
+      const { parts, ...line } = head;
+      const [found, foundAt] = [pending, at];
+      pending = [];
+      at = -1;
+      if (parts === undefined) return line;
+      if (parts.at !== foundAt || parts.count !== found.length) return null;
+      return { ...line, statements: [...found.flat(), ...line.statements] };
+    },
+  };
 }
 
 /** An open journal: the lines already there (to replay) and an appender for new ones. */
@@ -286,15 +353,20 @@ export function openJournal(dir: string, options: { syncEveryMs?: number; logger
   let damaged: JournalDamage[] = [];
   function* replay(): Generator<JournalLine> {
     const found: JournalDamage[] = [];
+    const documents = documentAssembler();
     let ended = false;
     let n = 0;
     for (const text of fileLinesSync(file, validBytes)) {
       n++;
-      const line = decode(text);
-      if (line === null) {
-        found.push(damageOf(text, n));
+      const read = decode(text);
+      if (read?.t === 'part') {
+        documents.part(read);
         continue;
       }
+      const line = read?.t === 'doc' ? documents.doc(read) : read;
+      // a damaged part line is reported as its document's, by the document line
+      if (line === null && !text.startsWith(PART_PREFIX)) found.push(damageOf(text, n));
+      if (line === null) continue;
       if (line.t === 'end') ended = true;
       yield line;
     }
@@ -311,6 +383,8 @@ export function openJournal(dir: string, options: { syncEveryMs?: number; logger
   }
   const fd = openSync(file, 'a+');
   if (statSync(file).size !== validBytes) ftruncateSync(fd, validBytes);
+  // where the next line starts: split documents name their first line by it
+  let position = validBytes;
   const syncEveryMs = options.syncEveryMs ?? 1000;
   let dirty = false;
   const timer = setInterval(() => {
@@ -326,7 +400,7 @@ export function openJournal(dir: string, options: { syncEveryMs?: number; logger
       return damaged;
     },
     append(line) {
-      for (const piece of encode(line)) writeSync(fd, piece);
+      for (const piece of encode(line, position)) position += writeSync(fd, piece);
       dirty = true;
     },
     close() {
@@ -365,17 +439,23 @@ export async function* readJournalFile(
 ): AsyncGenerator<CrawledDocument> {
   const damaged: JournalDamage[] = [];
   const lostUrls = new Set<string>();
+  const documents = documentAssembler();
   let n = 0;
   // a torn last line (a crawl killed mid-write) is left out, as the crawler cuts it on resume
   for (const text of fileLinesSync(file, completeLinesBytes(file))) {
     n++;
     // round lines are many and large; only document lines matter here
     if (text.startsWith(ROUND_PREFIX) || text === END_LINE) continue;
-    const line = decode(text);
+    const read = decode(text);
+    if (read?.t === 'part') {
+      documents.part(read);
+      continue;
+    }
+    const line = read?.t === 'doc' ? documents.doc(read) : read;
     if (line?.t === 'doc') {
       lostUrls.delete(line.record.url);
       yield { record: line.record, statements: line.statements };
-    } else if (!line) {
+    } else if (!line && !text.startsWith(PART_PREFIX)) {
       const damage = damageOf(text, n);
       damaged.push(damage);
       if (damage.url !== null) lostUrls.add(damage.url);
@@ -397,6 +477,7 @@ export async function* readJournalFile(
 }
 
 const DOC_PREFIX = '{"t":"doc"';
+const PART_PREFIX = '{"t":"part"';
 const ROUND_PREFIX = '{"t":"round"';
 const END_LINE = '{"t":"end"}';
 
@@ -408,8 +489,14 @@ export async function writeJournalDocuments(
   file: string,
   documents: AsyncIterable<CrawledDocument>,
 ): Promise<void> {
+  let position = 0;
   async function* lines(): AsyncGenerator<string> {
-    for await (const doc of documents) yield* encode({ t: 'doc', depth: 0, ...doc }, wellFormed);
+    for await (const doc of documents) {
+      for (const piece of encode({ t: 'doc', depth: 0, ...doc }, position, wellFormed)) {
+        position += Buffer.byteLength(piece);
+        yield piece;
+      }
+    }
   }
   await pipeline(lines(), createWriteStream(file));
 }
@@ -418,6 +505,8 @@ export async function writeJournalDocuments(
 export interface JournalScan {
   /** Lines that start like a document line. */
   readonly docLines: number;
+  /** Lines that start like a part line (the first statements of a split document). */
+  readonly partLines: number;
   /**
    * Every line starts like a line this module writes and the file ends with a complete line: the
    * lines a JSON reader finds are the journal's lines, and counting document rows tells whether
@@ -426,17 +515,21 @@ export interface JournalScan {
   readonly regular: boolean;
   /** Bytes of the longest line, without its \n. */
   readonly longestLine: number;
-  /** Sum modulo 2^256 of the SHA-256 of every document line's bytes: independent of line order. */
+  /**
+   * Sum modulo 2^256 of the SHA-256 of the bytes of every document and part line: independent of
+   * line order.
+   */
   readonly lineHashSum: bigint;
 }
 
 const HASH_MODULUS = 1n << 256n;
 const NEWLINE = 0x0a;
 
-/** Reads a journal file once, as bytes: counts and hashes its document lines and checks its shape. */
+/** Reads a journal file once, as bytes: counts and hashes its document and part lines and checks its shape. */
 export async function scanJournal(file: string): Promise<JournalScan> {
-  const known = [DOC_PREFIX, ROUND_PREFIX, END_LINE].map((p) => Buffer.from(p));
+  const known = [DOC_PREFIX, PART_PREFIX, ROUND_PREFIX, END_LINE].map((p) => Buffer.from(p));
   let docLines = 0;
+  let partLines = 0;
   let regular = true;
   let longestLine = 0;
   let lineHashSum = 0n;
@@ -446,8 +539,10 @@ export async function scanJournal(file: string): Promise<JournalScan> {
   let hash = createHash('sha256');
   const startsWith = (prefix: Buffer) => head.subarray(0, prefix.length).equals(prefix);
   const endLine = () => {
-    if (startsWith(known[0])) {
-      docLines++;
+    const doc = startsWith(known[0]);
+    if (doc || startsWith(known[1])) {
+      if (doc) docLines++;
+      else partLines++;
       lineHashSum = (lineHashSum + BigInt(`0x${hash.digest('hex')}`)) % HASH_MODULUS;
     } else if (!known.some(startsWith)) {
       regular = false;
@@ -472,5 +567,5 @@ export async function scanJournal(file: string): Promise<JournalScan> {
     }
   }
   if (length > 0) regular = false;
-  return { docLines, regular, longestLine, lineHashSum };
+  return { docLines, partLines, regular, longestLine, lineHashSum };
 }

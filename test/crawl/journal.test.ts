@@ -213,7 +213,7 @@ test('a journal of lines longer than the read chunk, multi-byte characters acros
   assert.deepEqual(lines.slice(1, -1), docs);
 });
 
-test('a large document line, written in pieces, is the JSON text of the whole line, separators escaped in every piece', () => {
+test('a document line within the line bound is the JSON text of the whole line, separators escaped', () => {
   const dir = tempDir();
   const j = openJournal(dir);
   const many: Statement[] = Array.from({ length: 5_000 }, (_, k) => ({
@@ -226,4 +226,113 @@ test('a large document line, written in pieces, is the JSON text of the whole li
   const packed = many.map((s) => [s.subject, s.predicate, s.object, 'l', s.datatype, s.lang]);
   const whole = JSON.stringify({ t: 'doc', depth: 1, record, statements: packed });
   assert.equal(text, `${whole.replace('\u2028', '\\u2028')}\n`);
+});
+
+/** A document of `count` statements of about 100 characters each: several lines of the journal. */
+function largeDocument(count: number, url = record.url) {
+  return {
+    t: 'doc' as const,
+    depth: 2,
+    record: { ...record, url },
+    statements: Array.from({ length: count }, (_, k) => ({
+      ...statements[0],
+      // a repeated statement, within and across lines: the journal keeps what the crawl had
+      object: k % 1000 === 999 ? 'again' : `value ${k} ${'€'.repeat(k % 5)}`,
+    })),
+  };
+}
+
+test('a document longer than a line is written as part lines, then its document line, and reads back whole', async () => {
+  const dir = tempDir();
+  const doc = largeDocument(40_000);
+  const j = openJournal(dir);
+  j.append({ t: 'round', round: 0, urls: [[record.url, 0]] });
+  j.append(doc);
+  j.append({ t: 'end' });
+  j.close();
+  const file = join(dir, JOURNAL_FILE);
+  const lines = readFileSync(file, 'utf8').split('\n').slice(0, -1);
+  const kinds = lines.map((l) => (JSON.parse(l) as { t: string }).t);
+  assert.ok(kinds.length > 4, `${kinds.length} lines`);
+  assert.deepEqual(kinds, ['round', ...Array(kinds.length - 3).fill('part'), 'doc', 'end']);
+  for (const line of lines) assert.ok(Buffer.byteLength(line) < 2 * 2 ** 20, 'every line bounded');
+  // the parts name the byte offset of the first, which the document line names with their count
+  const at = Buffer.byteLength(`${lines[0]}\n`);
+  const head = JSON.parse(lines.at(-2)!) as { parts: unknown };
+  assert.deepEqual(head.parts, { at, count: kinds.length - 3 });
+  for (const part of lines.slice(1, -2)) assert.equal((JSON.parse(part) as { at: number }).at, at);
+  const replayed = [...openJournal(dir).replay()];
+  assert.deepEqual(replayed[1], doc);
+  const docs = [];
+  for await (const d of readJournalDocuments(dir)) docs.push(d);
+  assert.deepEqual(docs, [{ record: doc.record, statements: doc.statements }]);
+  const scan = await scanJournal(file);
+  assert.deepEqual(
+    { docLines: scan.docLines, partLines: scan.partLines, regular: scan.regular },
+    { docLines: 1, partLines: kinds.length - 3, regular: true },
+  );
+  // writeJournalDocuments (the publisher's clean copy) writes the same lines
+  const copy = join(dir, 'copy.ndjson');
+  await writeJournalDocuments(
+    copy,
+    (async function* () {
+      yield { record: doc.record, statements: doc.statements };
+    })(),
+  );
+  const copied = readFileSync(copy, 'utf8');
+  assert.equal(copied.split('\n').length, kinds.length - 1);
+  assert.deepEqual(JSON.parse(copied.split('\n').at(-2)!).parts, { at: 0, count: kinds.length - 3 });
+});
+
+test('parts left by a crawl killed while writing them are ignored, and the document written again reads whole', async () => {
+  const dir = tempDir();
+  const doc = largeDocument(30_000);
+  const j = openJournal(dir);
+  j.append({ t: 'round', round: 0, urls: [[record.url, 0]] });
+  j.append(doc);
+  j.close();
+  const file = join(dir, JOURNAL_FILE);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  // killed while writing its second part: one whole part and a torn one are on disk
+  writeFileSync(file, `${lines.slice(0, 2).join('\n')}\n${lines[2].slice(0, 1000)}`);
+  const resumed = openJournal(dir);
+  assert.deepEqual(
+    [...resumed.replay()].map((l) => l.t),
+    ['round'],
+  );
+  assert.equal(resumed.damaged.length, 0, 'parts without their document are no damage');
+  resumed.append(doc);
+  resumed.append({ t: 'end' });
+  resumed.close();
+  const again = openJournal(dir);
+  const replayed = [...again.replay()];
+  assert.deepEqual(replayed, [{ t: 'round', round: 0, urls: [[record.url, 0]] }, doc, { t: 'end' }]);
+  assert.equal(again.damaged.length, 0);
+  again.close();
+  const docs = [];
+  for await (const d of readJournalDocuments(dir)) docs.push(d);
+  assert.deepEqual(docs, [{ record: doc.record, statements: doc.statements }]);
+});
+
+test('a damaged part line makes its document damaged, reported by the URL its document line gives', async () => {
+  const dir = tempDir();
+  const j = openJournal(dir);
+  j.append(largeDocument(30_000));
+  j.append(largeDocument(10, 'http://ex.org/small'));
+  j.close();
+  const file = join(dir, JOURNAL_FILE);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const headLine = lines.findIndex((l) => l.startsWith('{"t":"doc"'));
+  lines[1] = lines[1].slice(0, 500);
+  writeFileSync(file, lines.join('\n'));
+  const again = openJournal(dir);
+  assert.deepEqual(
+    [...again.replay()].map((l) => (l.t === 'doc' ? l.record.url : l.t)),
+    ['http://ex.org/small'],
+  );
+  assert.deepEqual(again.damaged, [{ line: headLine + 1, kind: 'doc', url: record.url, round: null }]);
+  again.close();
+  const docs = [];
+  for await (const d of readJournalDocuments(dir)) docs.push(d.record.url);
+  assert.deepEqual(docs, ['http://ex.org/small']);
 });
