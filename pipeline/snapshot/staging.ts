@@ -3,7 +3,7 @@ import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { Logger, ScheduleEntry } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import { type JournalScan, readJournalFile, scanJournal, writeJournalDocuments } from '../crawl/journal.ts';
-import { duckDbMemoryLimit, memoryBytes, queryRows, sqlString } from './duckdb-session.ts';
+import { memoryBytes, queryRows, sqlString } from './duckdb-session.ts';
 
 const FINGERPRINT_MODULUS = 1n << 256n;
 
@@ -73,19 +73,50 @@ async function stageJournal(
   const read = (columns: string) =>
     `read_json(${sqlString(file)}, format = 'newline_delimited', maximum_object_size = ${objectSize},
       columns = {${columns}})`;
-  const threads = Number((await queryRows(connection, "SELECT current_setting('threads')"))[0][0]);
-  await connection.run(`SET threads = ${readerThreads(threads, objectSize)}`);
+  const [[threads, sessionLimit]] = await queryRows(
+    connection,
+    "SELECT current_setting('threads'), current_setting('memory_limit')",
+  );
+  const limit = stagingMemoryLimit(String(sessionLimit), scan.longestLine);
+  await connection.run(`SET memory_limit = '${limit}'`);
+  await connection.run(`SET threads = ${readerThreads(Number(threads), objectSize, memoryBytes(limit))}`);
+  try {
+    if (!(await loadJournal(connection, file, read, scan, trusted))) return false;
+    // after the commit: rows deleted before it made the commit rewrite every staged row (4.5 s
+    // and +300 MiB for 4 million statements, against 0.2 s)
+    if (scan.partLines > 0) await mergeSplitGraphs(connection);
+    await connection.run('DROP TABLE split_graphs');
+    return true;
+  } finally {
+    await connection.run(`SET threads = ${threads}`);
+    await connection.run(`SET memory_limit = '${sessionLimit}'`);
+  }
+}
+
+/** stageJournal's reads, in one transaction: false (nothing loaded) when a line is damaged. */
+async function loadJournal(
+  connection: DuckDBConnection,
+  file: string,
+  read: (columns: string) => string,
+  scan: JournalScan,
+  trusted: boolean,
+): Promise<boolean> {
   await connection.run('BEGIN TRANSACTION');
   try {
     // the statements are read once, below: materialising them here too (to check each line has
     // them) took a third of the reading time and +160 MiB
-    await connection.run(`CREATE TABLE journal_documents AS SELECT depth, record
-      FROM ${read(`t: 'VARCHAR', depth: 'DOUBLE', record: ${sqlString(RECORD_TYPE)}`)} WHERE t = 'doc'`);
+    await connection.run(`CREATE TABLE journal_documents AS SELECT t, depth, record, "at", parts
+      FROM ${read(`t: 'VARCHAR', depth: 'DOUBLE', record: ${sqlString(RECORD_TYPE)}, "at": 'DOUBLE', parts: ${sqlString(PARTS_TYPE)}`)}
+      WHERE t IN ('doc', 'part')`);
     const [[lines, unreadable]] = await queryRows(
       connection,
-      `SELECT count(*), count(*) FILTER (depth IS NULL OR record.url IS NULL) FROM journal_documents`,
+      `SELECT count(*), count(*) FILTER (depth IS NULL OR record.url IS NULL) FROM journal_documents WHERE t = 'doc'`,
     );
-    if (Number(lines) !== scan.docLines || Number(unreadable) > 0) {
+    if (
+      Number(lines) !== scan.docLines ||
+      Number(unreadable) > 0 ||
+      (scan.partLines > 0 && !(await partsComplete(connection)))
+    ) {
       if (trusted) throw new Error(`DuckDB read ${lines} documents of ${scan.docLines} in ${file}`);
       await connection.run('ROLLBACK');
       return false;
@@ -95,25 +126,30 @@ async function stageJournal(
         r."errorMessage", r."contentType", r.format, ${int64('r.bytes')}, ${int64('r.statements')},
         r."contentSha256", r."graphHash", r.etag, r."lastModified", r.headers::VARCHAR, len(r.redirects),
         r."warcFilename", ${int64('r."warcOffset"')}, ${int64('r."warcLength"')}, r.validation, r."carriedFrom"
-      FROM (SELECT record AS r FROM journal_documents)`);
+      FROM (SELECT record AS r FROM journal_documents WHERE t = 'doc')`);
     await connection.run(`INSERT INTO stage_redirects SELECT url, hop, hop_.from, hop_.to, hop_.status,
         ${int64('hop_.at')}
       FROM (SELECT record.url AS url, unnest(range(1, len(record.redirects) + 1)) AS hop,
-        unnest(record.redirects) AS hop_ FROM journal_documents)`);
+        unnest(record.redirects) AS hop_ FROM journal_documents WHERE t = 'doc')`);
+    await connection.run(`CREATE TEMP TABLE split_graphs AS SELECT record."finalUrl" AS graph
+      FROM journal_documents WHERE parts IS NOT NULL`);
     await connection.run('DROP TABLE journal_documents');
     // a graph is a set: a triple repeated in a document is one row. Every graph is one document's
     // (shareDownloads refuses a final URL downloaded twice), so merging per line is merging per
-    // graph, without a DISTINCT over every quad of the crawl. A line without statements is damage
-    // (an Invalid Input Error, like the reader's own); one that brings statements for a final URL
-    // another fetch downloaded stops the read, and is named below
+    // graph, without a DISTINCT over every quad of the crawl; the graphs of split documents are
+    // merged again across their lines below. A line without statements is damage (an Invalid Input
+    // Error, like the reader's own); one that brings statements for a final URL another fetch
+    // downloaded stops the read, and is named below. Parts no document line names (a crawl killed
+    // while writing them) made partsComplete fail, so every part read here is a document's
     await connection.run(`INSERT INTO stage_quads SELECT graph, s[1], s[2], s[3],
         CASE s[4] WHEN 'i' THEN 'iri' WHEN 'b' THEN 'bnode' WHEN 'l' THEN 'literal' END, s[5], s[6]
-      FROM (SELECT record."finalUrl" AS graph, unnest(CASE
+      FROM (SELECT coalesce(record."finalUrl", graph) AS graph, unnest(CASE
           WHEN statements IS NULL THEN error('a document line without statements')
-          WHEN record."downloadedBy" IS NOT NULL AND len(statements) > 0 THEN error(${sqlString(SHARED_DOWNLOAD)})
+          WHEN record."downloadedBy" IS NOT NULL AND (len(statements) > 0 OR parts IS NOT NULL)
+            THEN error(${sqlString(SHARED_DOWNLOAD)})
           ELSE list_distinct(statements) END) AS s
-        FROM ${read(`t: 'VARCHAR', record: 'STRUCT("finalUrl" VARCHAR, "downloadedBy" VARCHAR)', statements: 'VARCHAR[][]'`)}
-        WHERE t = 'doc')`);
+        FROM ${read(`t: 'VARCHAR', graph: 'VARCHAR', record: 'STRUCT("finalUrl" VARCHAR, "downloadedBy" VARCHAR)', parts: ${sqlString(PARTS_TYPE)}, statements: 'VARCHAR[][]'`)}
+        WHERE t IN ('doc', 'part'))`);
     await connection.run('COMMIT');
     return true;
   } catch (error) {
@@ -121,9 +157,45 @@ async function stageJournal(
     if ((error as Error).message.includes(SHARED_DOWNLOAD)) await refuseSharedDownload(connection, read);
     if (trusted || !isDamage(error)) throw error;
     return false;
-  } finally {
-    await connection.run(`SET threads = ${threads}`);
   }
+}
+
+/** See stagingMemoryLimit. */
+const STAGING_MEMORY_LIMIT = '256MB';
+/** The longest line a journal written with split documents has (LINE_CHARS UTF-16 units as UTF-8, and a statement). */
+const SPLIT_LINE_BYTES = 4 * 1024 * 1024;
+
+/** What a document line split into part lines says of them (see pipeline/crawl/journal.ts). */
+const PARTS_TYPE = 'STRUCT("at" DOUBLE, count DOUBLE)';
+
+/**
+ * Whether the part lines read into journal_documents are exactly those its document lines name:
+ * as many per document as it says, and none of a document the journal does not have (parts a
+ * killed crawl left, which only the line-by-line reader, reading in order, tells from a later write).
+ */
+async function partsComplete(connection: DuckDBConnection): Promise<boolean> {
+  const [[groups, named, split]] = await queryRows(
+    connection,
+    `SELECT count(*), count(*) FILTER (p.count = d.parts.count),
+        (SELECT count(*) FROM journal_documents WHERE parts IS NOT NULL)
+      FROM (SELECT "at", count(*) AS count FROM journal_documents WHERE t = 'part' GROUP BY "at") p
+      LEFT JOIN (SELECT parts FROM journal_documents WHERE parts IS NOT NULL) d ON d.parts."at" = p."at"`,
+  );
+  return Number(groups) === Number(split) && Number(named) === Number(split);
+}
+
+/**
+ * A triple repeated across the lines of a split document is one row: the rows of split documents'
+ * graphs made distinct, only theirs (a small share of the crawl's).
+ */
+async function mergeSplitGraphs(connection: DuckDBConnection): Promise<void> {
+  const split = 'SELECT graph FROM split_graphs';
+  await connection.run(
+    `CREATE TEMP TABLE split_quads AS SELECT DISTINCT * FROM stage_quads WHERE graph IN (${split})`,
+  );
+  await connection.run(`DELETE FROM stage_quads WHERE graph IN (${split})`);
+  await connection.run('INSERT INTO stage_quads SELECT * FROM split_quads');
+  await connection.run('DROP TABLE split_quads');
 }
 
 /** What the statement read raises on a line refuseSharedDownload names. */
@@ -139,8 +211,9 @@ async function refuseSharedDownload(
 ): Promise<void> {
   await refuse(
     connection,
-    `SELECT record.url FROM ${read(`t: 'VARCHAR', record: 'STRUCT(url VARCHAR, "downloadedBy" VARCHAR)', statements: 'JSON[]'`)}
-      WHERE t = 'doc' AND record."downloadedBy" IS NOT NULL AND len(statements) > 0 ORDER BY 1 LIMIT 1`,
+    `SELECT record.url FROM ${read(`t: 'VARCHAR', record: 'STRUCT(url VARCHAR, "downloadedBy" VARCHAR)', parts: ${sqlString(PARTS_TYPE)}, statements: 'JSON[]'`)}
+      WHERE t = 'doc' AND record."downloadedBy" IS NOT NULL AND (len(statements) > 0 OR parts IS NOT NULL)
+      ORDER BY 1 LIMIT 1`,
     (url) => `${url} brings statements although another fetch downloaded its final URL`,
   );
 }
@@ -156,9 +229,25 @@ function isDamage(error: unknown): boolean {
  * limit: measured, two threads over a journal of short lines fail under 96MB and one succeeds,
  * two succeed under 512MB with 12 MB lines. Fewer threads read slower but never fail for memory.
  */
-function readerThreads(threads: number, objectSize: number): number {
+function readerThreads(threads: number, objectSize: number, limitBytes: number): number {
   const perThread = 128 * 1024 * 1024 + 4 * objectSize;
-  return Math.max(1, Math.min(threads, Math.floor(memoryBytes(duckDbMemoryLimit()) / perThread)));
+  return Math.max(1, Math.min(threads, Math.floor(limitBytes / perThread)));
+}
+
+/**
+ * DuckDB's memory limit while staging: at most STAGING_MEMORY_LIMIT when the journal's lines are
+ * no longer than the journal writes them now, the session's limit otherwise. Staging fills
+ * whatever limit it has with the table being loaded (a 200,000-document week filled 384MB) though
+ * a smaller one loads it as fast; the JSON reader's buffers, outside the limit, need a larger
+ * limit for long lines (journals written before lines were split: 160MB and 192MB failed on 18.5
+ * MB lines).
+ */
+function stagingMemoryLimit(sessionLimit: string, longestLine: number): string {
+  // DuckDB shows its limit as `366.2 MiB`
+  const session = sessionLimit.replaceAll(' ', '');
+  return longestLine <= SPLIT_LINE_BYTES && memoryBytes(session) > memoryBytes(STAGING_MEMORY_LIMIT)
+    ? STAGING_MEMORY_LIMIT
+    : session;
 }
 
 function bigint(appender: DuckDBAppender, value: number): void {
