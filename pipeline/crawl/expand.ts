@@ -1,7 +1,7 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
-import { ObservatoryError } from '../core/index.ts';
+import { makeDirectory, ObservatoryError } from '../core/index.ts';
 import { runCrawl } from './crawl.ts';
 import type { CrawlStatsSnapshot } from './crawl-stats.ts';
 import { isRdfDocument } from './crawl-stats.ts';
@@ -108,7 +108,7 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
     let times = await readTimes(dir);
     if (!times) {
       times = { startedAt: o.clock.now() };
-      await mkdir(dir, { recursive: true });
+      makeDirectory(dir, 'the crawl folder');
       await writeAtomically(join(dir, TIMES_FILE), JSON.stringify(times));
     }
     const name = o.crawlName?.(i, times.startedAt) ?? `crawl-${i}`;

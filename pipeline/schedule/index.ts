@@ -37,7 +37,7 @@ export type { SyntheticKind, SyntheticOptions } from './histories/synthetic.ts';
 export { SYNTHETIC_BUCKETS, SYNTHETIC_KINDS, syntheticHistories } from './histories/synthetic.ts';
 export type { ChangeHistory } from './histories/types.ts';
 export type { LiveState, StoredHistory } from './live-state.ts';
-export { HISTORY_LIMIT, readLiveState } from './live-state.ts';
+export { HISTORY_LIMIT, readLiveState, writeLiveState } from './live-state.ts';
 export type { BurstOptions, BurstState } from './strategies/burst-aware.ts';
 export { BURST_DEFAULTS, burstStrategy } from './strategies/burst-aware.ts';
 export { irregularRate, regularRate } from './strategies/change-rate.ts';

@@ -13,10 +13,9 @@ export const HISTORY_LIMIT = RATE_DEFAULTS.maxLookBack;
 const MINUTE = 60_000;
 
 /**
- * A document's observation history as schedule.parquet's `state` keeps it: `start` is the baseline
- * download (ms since the epoch), `minutes[i]` the gap from the observation before to observation
- * i, `changed[i]` '1' when it found a change. Observation times are slot starts (whole minutes),
- * so minutes lose nothing and keep a 256-observation history near 1.4 kB of JSON.
+ * A document's observation history: `start` is the baseline download (ms since the epoch),
+ * `minutes[i]` the gap from the observation before to observation i, `changed[i]` '1' when it
+ * found a change. Observation times are slot starts (whole minutes), so minutes lose nothing.
  */
 export interface StoredHistory {
   readonly start: number;
@@ -30,16 +29,63 @@ export interface LiveState {
   readonly history: StoredHistory;
 }
 
+/**
+ * The gaps as schedule.parquet keeps them: runs of equal gaps as `gap*count`, comma-separated
+ * (`10080*51,5040`). A kernel document's gaps are mostly one re-visit interval repeated, so a
+ * full 256-observation history takes tens of characters instead of ~1.4 kB: a publish holds the
+ * whole kernel's schedule (95,737 documents in the paper) twice, the previous one and the next.
+ */
+function encodeGaps(minutes: readonly number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < minutes.length; ) {
+    let j = i + 1;
+    while (j < minutes.length && minutes[j] === minutes[i]) j++;
+    runs.push(j - i > 1 ? `${minutes[i]}*${j - i}` : String(minutes[i]));
+    i = j;
+  }
+  return runs.join(',');
+}
+
+/** The gaps of `encodeGaps`, or null when `text` is not such a list. */
+function decodeGaps(text: string): number[] | null {
+  if (text === '') return [];
+  const minutes: number[] = [];
+  for (const run of text.split(',')) {
+    const match = /^(\d+)(?:\*(\d+))?$/.exec(run);
+    if (!match) return null;
+    for (let n = Number(match[2] ?? 1); n > 0; n--) minutes.push(Number(match[1]));
+  }
+  return minutes;
+}
+
+/** The verdicts as schedule.parquet keeps them: four to a hexadecimal digit, the last padded with 0s. */
+function encodeVerdicts(changed: string): string {
+  let hex = '';
+  for (let i = 0; i < changed.length; i += 4)
+    hex += Number.parseInt(changed.slice(i, i + 4).padEnd(4, '0'), 2).toString(16);
+  return hex;
+}
+
+/** The first `count` verdicts of `encodeVerdicts`, or null when `hex` does not hold them. */
+function decodeVerdicts(hex: string, count: number): string | null {
+  if (!/^[0-9a-f]*$/.test(hex) || hex.length !== Math.ceil(count / 4)) return null;
+  let changed = '';
+  for (const digit of hex) changed += Number.parseInt(digit, 16).toString(2).padStart(4, '0');
+  return changed.slice(0, count);
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-function isStoredHistory(v: unknown): v is StoredHistory {
-  return (
-    isObject(v) &&
-    typeof v.start === 'number' &&
-    Array.isArray(v.minutes) &&
-    typeof v.changed === 'string' &&
-    v.changed.length === v.minutes.length
-  );
+/** The `state` column's text for a strategy state and a history. */
+export function writeLiveState({ state, history }: LiveState): string {
+  return JSON.stringify({
+    state,
+    history: {
+      start: history.start,
+      gaps: encodeGaps(history.minutes),
+      changed: encodeVerdicts(history.changed),
+    },
+  });
 }
 
 /**
@@ -48,8 +94,21 @@ function isStoredHistory(v: unknown): v is StoredHistory {
  */
 export function readLiveState(entry: ScheduleEntry): { state: unknown; history: StoredHistory | null } {
   const value: unknown = JSON.parse(entry.state);
-  if (isObject(value) && isStoredHistory(value.history))
-    return { state: value.state, history: value.history };
+  const stored = isObject(value) && isObject(value.history) ? value.history : null;
+  if (
+    stored &&
+    typeof stored.start === 'number' &&
+    typeof stored.gaps === 'string' &&
+    typeof stored.changed === 'string'
+  ) {
+    const minutes = decodeGaps(stored.gaps);
+    const changed = minutes && decodeVerdicts(stored.changed, minutes.length);
+    if (minutes && changed !== null)
+      return {
+        state: (value as Record<string, unknown>).state,
+        history: { start: stored.start, minutes, changed },
+      };
+  }
   return { state: value, history: null };
 }
 

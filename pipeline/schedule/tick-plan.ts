@@ -2,11 +2,11 @@ import type { ScheduleEntry } from '../core/index.ts';
 import { ObservatoryError, quoteInput } from '../core/index.ts';
 import {
   baselineOnly,
-  type LiveState,
   loadHistory,
   readLiveState,
   type StoredHistory,
   storeHistory,
+  writeLiveState,
 } from './live-state.ts';
 import { levelForInterval, SLOT_MS, SLOTS_PER_WEEK } from './strategies/dyldo.ts';
 import { WEEK } from './strategies/intervals.ts';
@@ -122,7 +122,7 @@ export function nextSchedule(options: {
     intervalMs,
     nextDue: observedAt + intervalMs,
     strategy: strategy.name,
-    state: JSON.stringify({ state, history } satisfies LiveState),
+    state: writeLiveState({ state, history }),
   });
   return [...new Set(urls)].sort().map((url) => {
     const before = previous.get(url);

@@ -5,7 +5,13 @@
  */
 import { loadavg } from 'node:os';
 import type { ScheduleEntry } from '../../pipeline/core/index.ts';
-import { HISTORY_LIMIT, liveStrategy, nextSchedule, SLOT_MS } from '../../pipeline/schedule/index.ts';
+import {
+  HISTORY_LIMIT,
+  liveStrategy,
+  nextSchedule,
+  SLOT_MS,
+  writeLiveState,
+} from '../../pipeline/schedule/index.ts';
 
 const DOCUMENTS = 20_000;
 
@@ -16,7 +22,7 @@ export default async function bench(): Promise<void> {
     minutes: Array.from({ length: HISTORY_LIMIT }, () => SLOT_MS / 60_000),
     changed: Array.from({ length: HISTORY_LIMIT }, (_, i) => (i % 3 === 0 ? '1' : '0')).join(''),
   };
-  const state = JSON.stringify({ state: { rate: 1e-8 }, history });
+  const state = writeLiveState({ state: { rate: 1e-8 }, history });
   const previous: ScheduleEntry[] = Array.from({ length: DOCUMENTS }, (_, i) => ({
     url: `http://d${i}.example/`,
     level: 4,

@@ -13,6 +13,7 @@ import {
   WEEK,
   weekPosition,
   weekStartOf,
+  writeLiveState,
 } from '../../pipeline/schedule/index.ts';
 
 const H = 3_600_000;
@@ -237,4 +238,31 @@ test('gold, the oracle, cannot schedule crawls; unknown names are refused too', 
   assert.throws(() => liveStrategy('gold'), /oracle/);
   assert.throws(() => liveStrategy('nope'), /unknown strategy/);
   assert.equal(liveStrategy('dyldo-3').name, 'dyldo-3');
+});
+
+test('the state keeps runs of equal gaps short and reads back exactly', () => {
+  const weekly = {
+    start: W0,
+    minutes: Array(HISTORY_LIMIT).fill(10_080),
+    changed: '0'.repeat(HISTORY_LIMIT),
+  };
+  const text = writeLiveState({ state: { rate: 1e-9 }, history: weekly });
+  assert.ok(text.length < 200, `${text.length} characters for ${HISTORY_LIMIT} weekly observations`);
+  const entry = (state: string): ScheduleEntry => ({
+    url: 'http://a.example/',
+    level: 0,
+    intervalMs: WEEK,
+    nextDue: W0,
+    strategy: 'cho-irregular',
+    state,
+  });
+  assert.deepEqual(readLiveState(entry(text)), { state: { rate: 1e-9 }, history: weekly });
+  const irregular = { start: W0, minutes: [630, 630, 1260, 630, 10_080, 10_080, 1], changed: '0110100' };
+  assert.deepEqual(
+    readLiveState(entry(writeLiveState({ state: null, history: irregular }))).history,
+    irregular,
+  );
+  // a gap list that does not match its verdicts is not a history (the state is kept as it is)
+  const broken = JSON.stringify({ state: 1, history: { start: W0, gaps: '630*2,630*4', changed: 'f' } });
+  assert.equal(readLiveState(entry(broken)).history, null);
 });
