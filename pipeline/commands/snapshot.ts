@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { createProgress, invalidInput, ObservatoryError, readUriList } from '../core/index.ts';
-import { coordinatedCrawl } from '../distributed/index.ts';
 import { runWeeklySnapshot } from '../observe/index.ts';
+import { addCoordinatorOption, coordinatedSetup } from './coordinator-option.ts';
 import {
   addCrawlOptions,
   addProfileOption,
@@ -12,7 +12,6 @@ import {
   withProfile,
 } from './crawl-options.ts';
 import { addStrategyOption, strategyOption } from './strategy-option.ts';
-import { coordinatorUrl } from './worker.ts';
 
 interface SnapshotCliOptions extends CrawlCliOptions {
   kernel: string;
@@ -30,18 +29,15 @@ export function snapshotCommand(): Command {
     )
     .option('--kernel <file>', 'kernel URI list', 'seeds/kernel.txt')
     .option('--out <dir>', 'snapshots folder', 'snapshots')
-    .option('--adaptive-rounds <n>', 'hops of the adaptive crawl out from the kernel', '3')
-    .option(
-      '--coordinator <url>',
-      'crawl through this PostgreSQL database with `observatory worker`s (docs/distributed.md)',
-    );
+    .option('--adaptive-rounds <n>', 'hops of the adaptive crawl out from the kernel', '3');
+  addCoordinatorOption(command);
   addProfileOption(command);
   return addCrawlOptions(addStrategyOption(command)).action(
     async (given: SnapshotCliOptions, self: Command) => {
       const o = withProfile(given, self);
       const strategy = strategyOption(o);
-      const coordinator = o.coordinator === undefined ? null : coordinatorUrl(o.coordinator);
       const setup = crawlSetup(o);
+      const coordinated = coordinatedSetup(o.coordinator, setup.config);
       const adaptiveRounds = Number(o.adaptiveRounds);
       if (!Number.isInteger(adaptiveRounds) || adaptiveRounds < 0) {
         throw invalidInput('--adaptive-rounds', 'a whole number of at least 0', o.adaptiveRounds);
@@ -64,13 +60,7 @@ export function snapshotCommand(): Command {
         kernel,
         adaptiveRounds,
         ...setup,
-        // workers keep no WARC archive and send no validators yet (docs/distributed.md)
-        ...(coordinator
-          ? {
-              config: { ...setup.config, warc: false, conditional: false },
-              crawl: coordinatedCrawl(coordinator),
-            }
-          : {}),
+        ...coordinated,
         strategy,
         progress: createProgress('snapshot', setup.clock, { logger: setup.logger }),
         publishProgress: () => createProgress('publish %', setup.clock, { logger: setup.logger }),

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { createProgress, parseDuration } from '../core/index.ts';
 import { runTick } from '../observe/index.ts';
+import { addCoordinatorOption, coordinatedSetup } from './coordinator-option.ts';
 import { addCrawlOptions, type CrawlCliOptions, crawlSetup, stopSignal } from './crawl-options.ts';
 import { addStrategyOption, strategyOption } from './strategy-option.ts';
 
@@ -8,6 +9,7 @@ interface TickCliOptions extends CrawlCliOptions {
   out: string;
   maxDuration?: string;
   strategy: string;
+  coordinator?: string;
 }
 
 /** `observatory tick`: the sub-weekly crawl of the kernel documents due in the current slot. */
@@ -18,6 +20,7 @@ export function tickCommand(): Command {
     )
     .option('--out <dir>', 'snapshots folder', 'snapshots')
     .option('--max-duration <duration>', 'longest the crawl may take (default: what is left of the slot)');
+  addCoordinatorOption(command);
   return addCrawlOptions(addStrategyOption(command)).action(async (o: TickCliOptions) => {
     const strategy = strategyOption(o);
     const setup = crawlSetup(o);
@@ -25,6 +28,7 @@ export function tickCommand(): Command {
       ...(o.maxDuration ? { maxDurationMs: parseDuration(o.maxDuration, '--max-duration') } : {}),
       root: o.out,
       ...setup,
+      ...coordinatedSetup(o.coordinator, setup.config),
       strategy,
       progress: createProgress('tick', setup.clock, { logger: setup.logger }),
       publishProgress: () => createProgress('publish %', setup.clock, { logger: setup.logger }),

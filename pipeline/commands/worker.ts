@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { Command } from 'commander';
 import { createLogger, invalidInput, parseDuration, systemClock } from '../core/index.ts';
 import { runWorker } from '../distributed/index.ts';
+import { coordinatorUrl } from './coordinator-option.ts';
 import { stopSignal } from './crawl-options.ts';
 
 interface WorkerCliOptions {
@@ -10,15 +11,6 @@ interface WorkerCliOptions {
   id?: string;
   log?: string;
   logLevel: string;
-}
-
-/** `--coordinator`: a PostgreSQL URL (postgres:// or postgresql://), checked before anything connects. */
-export function coordinatorUrl(value: string): string {
-  // the host may be empty (a Unix socket given as ?host=/dir), which URL does not parse
-  if (!/^postgres(ql)?:\/\/\S*$/.test(value)) {
-    throw invalidInput('--coordinator', 'a PostgreSQL URL such as postgres://user@host/db', value);
-  }
-  return value;
 }
 
 /** `observatory worker`: crawls the PLDs it leases from the coordinator's crawls until SIGINT/SIGTERM. */

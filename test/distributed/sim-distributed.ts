@@ -21,6 +21,8 @@ export interface WeekRun {
   readonly at: number;
   readonly adaptiveRounds: number;
   readonly config: CrawlConfig;
+  /** The re-visit strategy (default: the schedule stage's). */
+  readonly strategy?: string;
 }
 
 /** A fresh snapshots root. */
@@ -37,18 +39,19 @@ export function oneProcessWeek(sim: SimWeb, root: string, w: WeekRun): Promise<W
     clock: clockStartingAt(w.at),
     kernel: w.kernel,
     adaptiveRounds: w.adaptiveRounds,
+    strategy: w.strategy,
   });
 }
 
-/** The week through the coordinator at `url`; `workers` in-process workers crawl it and stop once it is published. */
-export async function coordinatedWeek(
-  sim: SimWeb,
-  root: string,
-  w: WeekRun,
+/**
+ * Runs `run` with `workers` in-process workers crawling for the coordinator at `url`, stops them
+ * when it is done, and returns what it returned with the URLs each worker recorded.
+ */
+export async function withWorkers<T>(
   url: string,
   workers: number,
-): Promise<{ outcome: WeeklyOutcome; recorded: number[] }> {
-  sim.setClock(w.at);
+  run: () => Promise<T>,
+): Promise<{ outcome: T; recorded: number[] }> {
   const stop = new AbortController();
   const running = Array.from({ length: workers }, (_, i) =>
     runWorker({
@@ -61,16 +64,7 @@ export async function coordinatedWeek(
     }),
   );
   try {
-    const outcome = await runWeeklySnapshot({
-      root,
-      config: w.config,
-      policy: 'longest-first',
-      logger: silentLogger,
-      clock: clockStartingAt(w.at),
-      kernel: w.kernel,
-      adaptiveRounds: w.adaptiveRounds,
-      crawl: coordinatedCrawl(url),
-    });
+    const outcome = await run();
     return { outcome, recorded: await stopAll() };
   } finally {
     await stopAll().catch(() => {});
@@ -79,4 +73,28 @@ export async function coordinatedWeek(
     stop.abort();
     return Promise.all(running);
   }
+}
+
+/** The week through the coordinator at `url`; `workers` in-process workers crawl it and stop once it is published. */
+export function coordinatedWeek(
+  sim: SimWeb,
+  root: string,
+  w: WeekRun,
+  url: string,
+  workers: number,
+): Promise<{ outcome: WeeklyOutcome; recorded: number[] }> {
+  sim.setClock(w.at);
+  return withWorkers(url, workers, () =>
+    runWeeklySnapshot({
+      root,
+      config: w.config,
+      policy: 'longest-first',
+      logger: silentLogger,
+      clock: clockStartingAt(w.at),
+      kernel: w.kernel,
+      adaptiveRounds: w.adaptiveRounds,
+      strategy: w.strategy,
+      crawl: coordinatedCrawl(url),
+    }),
+  );
 }

@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { type CrawlConfig, invalidInput } from '../core/index.ts';
+import type { CrawlOptions, CrawlResult } from '../crawl/index.ts';
+import { coordinatedCrawl } from '../distributed/index.ts';
+
+/** `--coordinator`: a PostgreSQL URL (postgres:// or postgresql://), checked before anything connects. */
+export function coordinatorUrl(value: string): string {
+  // the host may be empty (a Unix socket given as ?host=/dir), which URL does not parse
+  if (!/^postgres(ql)?:\/\/\S*$/.test(value)) {
+    throw invalidInput('--coordinator', 'a PostgreSQL URL such as postgres://user@host/db', value);
+  }
+  return value;
+}
+
+/** Adds `--coordinator` to a command whose crawl the distributed mode can take over. */
+export function addCoordinatorOption(command: Command): Command {
+  return command.option(
+    '--coordinator <url>',
+    'crawl through this PostgreSQL database with `observatory worker`s (docs/distributed.md)',
+  );
+}
+
+/**
+ * The crawl config and crawl of a run's context under `--coordinator`: without it, the config as
+ * given and the one-process crawl; with it, the coordinated crawl, and the config without the WARC
+ * archive and re-visit validators that workers do not keep yet (docs/distributed.md).
+ */
+export function coordinatedSetup(
+  value: string | undefined,
+  config: CrawlConfig,
+): {
+  readonly config: CrawlConfig;
+  readonly crawl?: (options: CrawlOptions, name: string) => Promise<CrawlResult>;
+} {
+  if (value === undefined) return { config };
+  const url = coordinatorUrl(value);
+  return { config: { ...config, warc: false, conditional: false }, crawl: coordinatedCrawl(url) };
+}
