@@ -7,8 +7,9 @@
  *
  * - politeness-bound: few PLDs holding many documents each and a delay that dominates; the
  *   busiest PLD sets the makespan whoever crawls it, so more workers cannot help;
- * - CPU-bound: many small PLDs, a tiny delay and the DyLDO heavy tail of document sizes, so that
- *   parsing is the work and more processes could share it.
+ * - CPU-bound: many small PLDs, a tiny delay and the DyLDO heavy tail of document sizes, meant to
+ *   make parsing the work that more processes could share (in the first run, docs/distributed.md,
+ *   the simulated Web's own process serving the tail was the bound instead).
  *
  * For each: wall time of the whole command (publish included, the same work in every mode), the
  * crawl's makespan as the Web saw it (first to last request start) against the politeness lower
