@@ -28,19 +28,24 @@ export interface WeekRun {
 /** A fresh snapshots root. */
 export const freshRoot = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
-/** The week in one process. */
-export function oneProcessWeek(sim: SimWeb, root: string, w: WeekRun): Promise<WeeklyOutcome> {
-  sim.setClock(w.at);
-  return runWeeklySnapshot({
+/** The weekly snapshot's options for `w`, the same in one process and through the coordinator. */
+function weekOptions(root: string, w: WeekRun) {
+  return {
     root,
     config: w.config,
-    policy: 'longest-first',
+    policy: 'longest-first' as const,
     logger: silentLogger,
     clock: clockStartingAt(w.at),
     kernel: w.kernel,
     adaptiveRounds: w.adaptiveRounds,
     strategy: w.strategy,
-  });
+  };
+}
+
+/** The week in one process. */
+export function oneProcessWeek(sim: SimWeb, root: string, w: WeekRun): Promise<WeeklyOutcome> {
+  sim.setClock(w.at);
+  return runWeeklySnapshot(weekOptions(root, w));
 }
 
 /**
@@ -85,16 +90,6 @@ export function coordinatedWeek(
 ): Promise<{ outcome: WeeklyOutcome; recorded: number[] }> {
   sim.setClock(w.at);
   return withWorkers(url, workers, () =>
-    runWeeklySnapshot({
-      root,
-      config: w.config,
-      policy: 'longest-first',
-      logger: silentLogger,
-      clock: clockStartingAt(w.at),
-      kernel: w.kernel,
-      adaptiveRounds: w.adaptiveRounds,
-      strategy: w.strategy,
-      crawl: coordinatedCrawl(url),
-    }),
+    runWeeklySnapshot({ ...weekOptions(root, w), crawl: coordinatedCrawl(url) }),
   );
 }
