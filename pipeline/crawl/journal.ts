@@ -109,8 +109,7 @@ interface Parts {
 function* encode(line: JournalLine, start: number, replacer?: Replacer): Generator<string> {
   const escaped = (text: string) => text.replace(LINE_SEPARATORS, escapeSeparator);
   if (line.t !== 'doc') {
-    yield `${escaped(JSON.stringify(line, replacer))}
-`;
+    yield `${escaped(JSON.stringify(line, replacer))}\n`;
     return;
   }
   const { statements, ...rest } = line;
