@@ -45,7 +45,7 @@ test('--now takes exact instants only: one line naming what was expected and wha
     [['snapshot', '--kernel', kernel, '--out', out], '2026-02-30T00:00:00Z'],
     [['snapshot', '--kernel', kernel, '--out', out], '1969-07-20T20:17:40Z'],
     [['tick', '--out', out], '2026-11-16T10:30:00'],
-    [['expand', '--seeds', kernel, '--kernel', join(out, 'k.txt')], '2150-01-01'],
+    [['expand', '--seeds', kernel, '--kernel', join(out, 'k.txt'), '--out', out], '2150-01-01'],
   ];
   for (const [command, now] of cases) {
     // spawnSync is safe: the option is refused before anything is fetched

@@ -71,7 +71,7 @@ test('a read-only output folder is an io error that says read-only, for every co
       ['snapshot', '--kernel', kernel, '--out', mountPoint],
       ['snapshot', '--kernel', kernel, '--out', join(mountPoint, 'snapshots')],
       ['tick', '--out', mountPoint],
-      ['expand', '--seeds', kernel, '--kernel', join(mountPoint, 'kernel.txt')],
+      ['expand', '--seeds', kernel, '--kernel', join(mountPoint, 'kernel.txt'), '--out', mountPoint],
       ['snapshot', '--kernel', kernel, '--out', inputs, '--log', join(mountPoint, 'logs', 'snapshot.json')],
     ];
     for (const args of cases) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { listSnapshots } from '../../pipeline/snapshot/index.ts';
 import { runCli, snapshotCliArgs } from '../commands/cli-process.ts';
 import { killWhenJournaled } from '../commands/kill-when-journaled.ts';
 import { startServer, type TestServer } from '../web/http-server.ts';
@@ -115,6 +116,8 @@ test('expand publishes a kernel from a crawl whose literal holds U+2028 and U+20
     seeds,
     '--kernel',
     join(dir, 'kernel.txt'),
+    '--out',
+    join(dir, 'snapshots'),
     '--repeat',
     '1',
     '--hops',
@@ -129,6 +132,7 @@ test('expand publishes a kernel from a crawl whose literal holds U+2028 and U+20
   ]);
   assert.equal(r.status, 0, r.stderr);
   assert.ok(readFileSync(join(dir, 'kernel.txt'), 'utf8').includes(url('ls')));
+  assert.equal((await listSnapshots(join(dir, 'snapshots'))).length, 1, 'the crawl is published there');
 });
 
 /** Cuts the journal line of `path` in half, the way a disk or an editor damages a file. */
