@@ -161,15 +161,20 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       downloadFiles(o, e, manifestOf(e).files),
     );
     const expansions = expansionCrawls.map((entry, i): ExpansionView => {
-      const manifest = manifestOf(entry);
+      const { expansion, counts } = manifestOf(entry);
+      if (!expansion)
+        throw new ObservatoryError(
+          'corrupt',
+          `${join(o.root, entry.name, 'manifest.json')}: a snapshot of kind expand without its expansion`,
+        );
       return {
         name: entry.name,
         kind: entry.kind,
         startedAt: entry.startedAt,
         endedAt: entry.endedAt,
-        crawl: manifest.expansion?.crawl ?? 0,
-        of: manifest.expansion?.of ?? 0,
-        counts: manifest.counts,
+        crawl: expansion.crawl,
+        of: expansion.of,
+        counts,
         files: expansionFiles[i],
       };
     });
