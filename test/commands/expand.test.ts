@@ -84,6 +84,7 @@ test('expand publishes its crawls as expand snapshots, once, and the weekly seri
     const manifest = await readManifest(folder);
     assert.equal(manifest.kind, 'expand');
     assert.deepEqual(manifest.expansion, {
+      run: '2026-01-04T0800Z',
       crawl,
       of: 2,
       hops: 2,
