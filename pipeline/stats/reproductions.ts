@@ -12,6 +12,7 @@ import {
   parquetFileName,
   queryRows,
   readTableSql,
+  SNAPSHOT_SCHEMA_VERSION,
   type SnapshotManifest,
   sqlString,
 } from '../snapshot/index.ts';
@@ -100,7 +101,9 @@ export interface ReproductionInput {
 /**
  * Runs `body` (SQL over a relation named `documents`) against the documents tables of `entries`,
  * each read for its schema version; returns the rows and the query as a researcher runs it on the
- * published files.
+ * published files. That query reads them as one `read_parquet` list when all are of the current
+ * schema, and else each as the run does (readTableSql: an older folder's columns mapped to the
+ * current ones), so that it runs as written on every schema.
  */
 async function overDocuments(
   connection: DuckDBConnection,
@@ -108,17 +111,22 @@ async function overDocuments(
   entries: readonly CatalogueEntry[],
   body: string,
 ): Promise<{ rows: unknown[][]; query: string }> {
-  const file = (e: CatalogueEntry) => join(input.root, e.name, parquetFileName('documents'));
-  const tables = entries
-    .map((e) => {
-      const m = input.manifest(e);
-      return `(${readTableSql(file(e), 'documents', m.schemaVersion, m)})`;
-    })
-    .join(' UNION ALL ');
-  const published = entries.map((e) => sqlString(`snapshots/${e.name}/${parquetFileName('documents')}`));
+  const tables = (file: (e: CatalogueEntry) => string) =>
+    entries
+      .map((e) => {
+        const m = input.manifest(e);
+        return `(${readTableSql(file(e), 'documents', m.schemaVersion, m)})`;
+      })
+      .join(' UNION ALL ');
+  const local = (e: CatalogueEntry) => join(input.root, e.name, parquetFileName('documents'));
+  const published = (e: CatalogueEntry) => `snapshots/${e.name}/${parquetFileName('documents')}`;
+  const current = entries.every((e) => input.manifest(e).schemaVersion === SNAPSHOT_SCHEMA_VERSION);
+  const shown = current
+    ? `read_parquet([${entries.map((e) => sqlString(published(e))).join(', ')}])`
+    : tables(published);
   return {
-    rows: await queryRows(connection, `WITH documents AS (SELECT * FROM ${tables}) ${body}`),
-    query: `WITH documents AS (SELECT * FROM read_parquet([${published.join(', ')}]))\n${body}`,
+    rows: await queryRows(connection, `WITH documents AS (SELECT * FROM ${tables(local)}) ${body}`),
+    query: `WITH documents AS (SELECT * FROM ${shown})\n${body}`,
   };
 }
 
