@@ -2,13 +2,16 @@
  * Expansion crawls downstream of `observatory expand`: two runs (K=2, then K=3) of the simulated Web
  * published into one folder. The report's Figures 2 and 3 show one run's crawls, found by their
  * manifests (also those published before runs were recorded); `observatory reparse` keeps an
- * expansion crawl what it is.
+ * expansion crawl what it is; the portal's DCAT description lists each crawl with its files.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import jsonld from 'jsonld';
+import { Parser, type Quad, Store } from 'n3';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import {
   type CatalogueEntry,
@@ -18,8 +21,14 @@ import {
   readManifest,
   sqlString,
 } from '../../pipeline/snapshot/index.ts';
-import { type Reproduction, writeReport } from '../../pipeline/stats/index.ts';
+import {
+  computePortalData,
+  type Reproduction,
+  statsOptions,
+  writeReport,
+} from '../../pipeline/stats/index.ts';
 import { runCli } from '../commands/cli-process.ts';
+import { publishWeek, source, WEEK1, week1 } from '../snapshot/sample-crawl.ts';
 
 const FIRST_RUN = '2026-02-01T0900Z';
 const SECOND_RUN = '2026-02-08T0900Z';
@@ -203,4 +212,78 @@ test('reparse of an expansion crawl keeps its kind, its expansion and its rounds
     figure(reproductions, 'dyldo-figure-2').summary,
     /the 1 published of the 3 crawls of expansion run/,
   );
+});
+
+const BASE = 'https://observatory.example/portal/';
+const DCAT = 'http://www.w3.org/ns/dcat#';
+const V = 'http://rdfs.org/ns/void#';
+const SPDX = 'http://spdx.org/rdf/terms#';
+const IANA = 'https://www.iana.org/assignments/media-types/';
+
+/** Checks a parsed description: the expansion series holds every expand crawl, each with its manifest's counts and files. */
+async function assertDescribesExpansions(portalRoot: string, quads: Quad[]) {
+  const store = new Store(quads);
+  const one = (s: string | Quad['object'], p: string) => {
+    const objects = store.getObjects(s, p, null);
+    assert.equal(objects.length, 1, `${s} ${p}`);
+    return objects[0].value;
+  };
+  const series = `${BASE}downloads/#expansion`;
+  const expansions = (await listSnapshots(portalRoot)).filter((e) => e.kind === 'expand');
+  assert.equal(expansions.length, 5);
+  assert.deepEqual(
+    store
+      .getObjects(series, `${V}subset`, null)
+      .map((o) => o.value)
+      .sort(),
+    expansions.map((e) => `${BASE}downloads/#${e.name}`).sort(),
+  );
+  assert.ok(
+    store
+      .getObjects(series, 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', null)
+      .some((o) => o.value === `${DCAT}DatasetSeries`),
+  );
+  // the observations' series does not take them for observations
+  const subsets = store.getObjects(`${BASE}dataset/#series`, `${V}subset`, null).map((o) => o.value);
+  assert.deepEqual(subsets, [`${BASE}snapshots/2026-11-16/`]);
+  for (const entry of expansions) {
+    const manifest = await readManifest(join(portalRoot, entry.name));
+    const node = `${BASE}downloads/#${entry.name}`;
+    assert.equal(one(node, `${DCAT}inSeries`), series);
+    assert.equal(Number(one(node, `${V}triples`)), manifest.counts.statements);
+    assert.equal(Number(one(node, `${V}documents`)), manifest.counts.documents);
+    const dists = store.getObjects(node, `${DCAT}distribution`, null);
+    // the manifest's files, and manifest.json and SHA256SUMS themselves
+    assert.equal(dists.length, manifest.files.length + 2);
+    assert.ok(manifest.files.some((f) => f.name.endsWith('.warc.gz')));
+    for (const f of manifest.files) {
+      const dist = dists.find(
+        (d) => one(d.value, `${DCAT}downloadURL`) === `${BASE}snapshots/${entry.name}/${f.name}`,
+      );
+      assert.ok(dist, `${entry.name}/${f.name}`);
+      assert.equal(Number(one(dist.value, `${DCAT}byteSize`)), f.bytes);
+      assert.equal(one(store.getObjects(dist, `${SPDX}checksum`, null)[0], `${SPDX}checksumValue`), f.sha256);
+      assert.equal(store.getObjects(dist, `${DCAT}mediaType`, null)[0]?.termType, 'NamedNode', f.name);
+      assert.ok(one(dist.value, `${DCAT}mediaType`).startsWith(IANA));
+    }
+  }
+}
+
+test("the portal's DCAT description lists each expansion crawl as a dataset with its files as distributions", async () => {
+  const portalRoot = join(work, 'portal', 'snapshots');
+  await cp(root, portalRoot, { recursive: true });
+  // the portal describes the kernel's observations: one weekly snapshot beside the expansions
+  await publishWeek(portalRoot, WEEK1, source(week1()));
+  const dataDir = join(work, 'portal', 'data');
+  await computePortalData(statsOptions({ root: portalRoot, dataDir, baseUrl: BASE }));
+  const turtle = join(dataDir, 'dataset.ttl');
+  const parsed = new Parser({ format: 'text/turtle' }).parse(await readFile(turtle, 'utf8'));
+  await assertDescribesExpansions(portalRoot, parsed);
+  const rapper = spawnSync('rapper', ['-i', 'turtle', '-o', 'ntriples', turtle, BASE], { encoding: 'utf8' });
+  assert.equal(rapper.status, 0, rapper.stderr);
+  assert.doesNotMatch(rapper.stderr, /error|warning/i);
+  assert.equal(rapper.stdout.trim().split('\n').length, parsed.length);
+  const doc = JSON.parse(await readFile(join(dataDir, 'dataset.jsonld'), 'utf8'));
+  const nquads = (await jsonld.toRDF(doc, { format: 'application/n-quads' })) as unknown as string;
+  await assertDescribesExpansions(portalRoot, new Parser({ format: 'N-Quads' }).parse(nquads));
 });
