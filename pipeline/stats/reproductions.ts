@@ -24,7 +24,7 @@ import type { Chart, DataTable, Reproduction } from './portal-data.ts';
 /** The snapshot kind whose crawls Figures 2 and 3 show when any is published: `observatory expand`'s. */
 export const EXPANSION_KIND = 'expand';
 
-/** At most this many crawls in Figures 2 and 3 (the newest): one line per crawl must stay legible. */
+/** At most this many crawls in Figures 2 and 3 (a run's first, or the newest of another kind): one line per crawl must stay legible. */
 export const MAX_ROUND_CRAWLS = 10;
 
 /** Rows of Table 4. */
@@ -69,6 +69,12 @@ export function roundCrawls<T extends { readonly kind: string; readonly name: st
   choice: RoundsChoice = {},
 ): RoundCrawls<T> {
   const kind = choice.kind ?? EXPANSION_KIND;
+  if (choice.run !== undefined && kind !== EXPANSION_KIND)
+    throw invalidInput(
+      '--expansion',
+      '--rounds-kind expand (the kind whose crawls make runs)',
+      `--rounds-kind ${kind}`,
+    );
   const ofKind = catalogue.filter((e) => e.kind === kind);
   if (kind === EXPANSION_KIND) {
     const runs = expansionRuns(ofKind, manifest);
@@ -189,8 +195,8 @@ const names = (entries: readonly CatalogueEntry[]) => entries.map((e) => e.name)
 /** Which crawls of an expansion run are shown, of those published and those it was asked for. */
 function expansionCrawls(run: ExpansionRun<CatalogueEntry>, shown: number): string {
   const published = run.crawls.length;
-  const crawls =
-    published === run.of ? `the ${run.of} crawls` : `the ${published} published of the ${run.of} crawls`;
+  const all = run.of === 1 ? 'the one crawl' : `the ${run.of} crawls`;
+  const crawls = published === run.of ? all : `the ${published} published of ${all}`;
   return `${shown < published ? `the first ${shown} of ` : ''}${crawls} of expansion run ${run.name}`;
 }
 

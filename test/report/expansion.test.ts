@@ -174,6 +174,12 @@ test('observatory report --expansion picks an older run, and refuses an unknown 
   ]);
   assert.notEqual(unknown.status, 0);
   assert.match(unknown.stderr, new RegExp(`--expansion.*${FIRST_RUN}, ${SECOND_RUN}`));
+  const otherKind = await runCli([
+    ...['report', '--root', root, '--out', join(work, 'never')],
+    ...['--expansion', FIRST_RUN, '--rounds-kind', 'weekly'],
+  ]);
+  assert.notEqual(otherKind.status, 0);
+  assert.match(otherKind.stderr, /--expansion: expected --rounds-kind expand/);
   assert.ok(!(await readdir(work)).includes('never'));
 });
 
