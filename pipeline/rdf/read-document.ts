@@ -43,6 +43,8 @@ interface Slot {
 
 const WORKER = new URL('./read-worker.ts', import.meta.url);
 const MIB = 1024 * 1024;
+/** A parse worker's young generation: under Node's 16 MiB allowance past the heap limit (spawn). */
+const YOUNG_GENERATION_MB = 8;
 
 /**
  * Parse workers, as many as the machine has cores, each reading one document at a time, each with
@@ -103,8 +105,13 @@ class ParsePool {
   private spawn(): void {
     workersStarted++;
     // a heap limit per worker: V8 grows an isolate's heap lazily towards the machine's memory, and
-    // two workers that read large documents held gigabytes of garbage
-    const worker = new Worker(WORKER, { resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
+    // two workers that read large documents held gigabytes of garbage. The young generation is
+    // kept small because past the limit Node lets the last collection exceed it by only 16 MiB
+    // before ending the worker; a scavenge that promotes more (V8's default young generation of
+    // a worker holds ~48 MiB) aborts the whole process instead (nodejs/node#47224)
+    const worker = new Worker(WORKER, {
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     const slot: Slot = { worker, ready: false, job: null, timer: null };
     this.slots.push(slot);
     slot.worker.on('message', (message: ReadReply | 'ready') => {
