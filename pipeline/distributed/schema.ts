@@ -10,7 +10,8 @@ import type pg from 'pg';
  *   candidate for a coming round, state says whether it still waits to be fetched; `previous` is
  *   the URL's previous observation (JSON) that a re-visit asks with (a seed's only, as in one process).
  * - pld_lease: one row per PLD of the crawl: who holds it until when, and its politeness state
- *   (next allowed request start, delay in force), which moves to whoever holds it next.
+ *   (next allowed request start, delay in force) and the robots.txt answers of its authorities
+ *   (the web stage's RobotsEntry list as JSON), which move to whoever holds it next.
  * - result: one row per URL recorded: its document record and its statements (JSON), inserted in
  *   the transaction that marks its frontier row done, so the primary key makes it exactly once;
  *   `response` names the exchange that carried its final response (its WARC pointer comes from
@@ -52,8 +53,10 @@ CREATE TABLE IF NOT EXISTS pld_lease (
   expires_at timestamptz,
   next_allowed_ms double precision NOT NULL DEFAULT 0,
   delay_ms double precision NOT NULL,
+  robots text NOT NULL DEFAULT '[]',
   PRIMARY KEY (crawl, pld)
 );
+ALTER TABLE pld_lease ADD COLUMN IF NOT EXISTS robots text NOT NULL DEFAULT '[]';
 CREATE TABLE IF NOT EXISTS result (
   crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
   url text NOT NULL,

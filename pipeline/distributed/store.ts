@@ -38,6 +38,11 @@ export interface Lease {
   readonly pld: string;
   readonly nextAllowedMs: number;
   readonly delayMs: number;
+  /**
+   * The robots.txt answers cached for the PLD's authorities (RobotsEntry[] as JSON). Stored with
+   * an outcome or a release only when not null: null says unchanged since last stored.
+   */
+  readonly robots: string | null;
 }
 
 /** One URL's outcome, as a worker records it. */
@@ -230,12 +235,17 @@ export async function leasePld(
        next_allowed_ms = CASE WHEN l.owner IS NULL THEN l.next_allowed_ms
          ELSE greatest(l.next_allowed_ms, extract(epoch FROM l.expires_at) * 1000 + l.delay_ms) END
      FROM free WHERE l.crawl = $1 AND l.pld = free.pld
-     RETURNING l.pld, l.next_allowed_ms, l.delay_ms`,
+     RETURNING l.pld, l.next_allowed_ms, l.delay_ms, l.robots`,
     [crawl, owner, leaseMs],
   );
   const row = rows[0];
   return row
-    ? { pld: row.pld, nextAllowedMs: Number(row.next_allowed_ms), delayMs: Number(row.delay_ms) }
+    ? {
+        pld: row.pld,
+        nextAllowedMs: Number(row.next_allowed_ms),
+        delayMs: Number(row.delay_ms),
+        robots: row.robots,
+      }
     : null;
 }
 
@@ -258,12 +268,13 @@ export async function renewLeases(
   return new Set(rows.map((r) => r.pld as string));
 }
 
-/** Gives a lease back with its politeness state, for whoever leases the PLD next. */
+/** Gives a lease back with its politeness state and robots.txt answers, for whoever leases the PLD next. */
 export async function releaseLease(pool: pg.Pool, crawl: string, owner: string, state: Lease): Promise<void> {
   await pool.query(
-    `UPDATE pld_lease SET owner = NULL, expires_at = NULL, next_allowed_ms = $4, delay_ms = $5
+    `UPDATE pld_lease SET owner = NULL, expires_at = NULL, next_allowed_ms = $4, delay_ms = $5,
+       robots = coalesce($6, robots)
      WHERE crawl = $1 AND pld = $2 AND owner = $3`,
-    [crawl, state.pld, owner, state.nextAllowedMs, state.delayMs],
+    [crawl, state.pld, owner, state.nextAllowedMs, state.delayMs, state.robots],
   );
 }
 
@@ -393,9 +404,9 @@ export async function recordOutcome(
     await addPlds(client, crawl, news.map(urlPld), lease.delayMs);
     // last, so that the lease row is locked only briefly (renewals update it too)
     const held = await client.query(
-      `UPDATE pld_lease SET next_allowed_ms = $4, delay_ms = $5
+      `UPDATE pld_lease SET next_allowed_ms = $4, delay_ms = $5, robots = coalesce($6, robots)
        WHERE crawl = $1 AND pld = $2 AND owner = $3 AND expires_at > clock_timestamp()`,
-      [crawl, lease.pld, owner, lease.nextAllowedMs, lease.delayMs],
+      [crawl, lease.pld, owner, lease.nextAllowedMs, lease.delayMs, lease.robots],
     );
     if (held.rowCount !== 1) throw LEASE_LOST;
     return true;

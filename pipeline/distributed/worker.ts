@@ -46,6 +46,8 @@ interface Held {
   readonly stop: AbortController;
   /** Local clock time after which no request starts under this lease (renewals move it). */
   deadline: number;
+  /** The robots.txt answers as last stored in the lease row (JSON), so that only changes are written. */
+  robotsStored: string;
 }
 
 /**
@@ -120,7 +122,12 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
         const before = o.clock.now();
         const lease = await leasePld(pool, crawl.id, o.id, o.leaseMs);
         if (!lease) break;
-        const h: Held = { lease, stop: new AbortController(), deadline: before + o.leaseMs * LOCAL_SHARE };
+        const h: Held = {
+          lease,
+          stop: new AbortController(),
+          deadline: before + o.leaseMs * LOCAL_SHARE,
+          robotsStored: lease.robots ?? '[]',
+        };
         held.set(lease.pld, h);
         const task = crawlPld(pool, crawl, h, w, config, o)
           .then((n) => {
@@ -173,13 +180,21 @@ async function renew(
   return before;
 }
 
-/** The PLD's politeness state as the fetcher's gate has it now, to move with the lease. */
-function politeness(tools: CrawlTools, lease: Lease): Lease {
+/**
+ * The PLD's politeness state as the fetcher's gate has it now, and its robots.txt answers where
+ * they changed since last stored, to move with the lease.
+ */
+function politeness(tools: CrawlTools, h: Held): Lease {
+  const { lease } = h;
   const ready = tools.fetcher.readyAt(lease.pld);
+  const robots = JSON.stringify(tools.web.robots.entriesOf(lease.pld));
+  const changed = robots !== h.robotsStored;
+  h.robotsStored = robots;
   return {
     pld: lease.pld,
     nextAllowedMs: Number.isFinite(ready) ? Math.max(ready, lease.nextAllowedMs) : lease.nextAllowedMs,
     delayMs: tools.fetcher.delayFor(lease.pld),
+    robots: changed ? robots : null,
   };
 }
 
@@ -201,7 +216,9 @@ async function crawlPld(
   const { tools } = w;
   const { pld } = h.lease;
   const gate = tools.web.gate;
-  // the politeness state moves with the lease: the previous holder's last request counts here too
+  // the politeness state moves with the lease: the previous holder's last request counts here too,
+  // and what it read of robots.txt holds here (read again only once it expires, as in one process)
+  tools.web.robots.adopt(JSON.parse(h.robotsStored));
   gate.setCrawlDelay(pld, h.lease.delayMs);
   if (h.lease.nextAllowedMs > o.clock.now()) gate.penalise(pld, h.lease.nextAllowedMs);
   const claims = new UrlClaims();
@@ -234,7 +251,7 @@ async function crawlPld(
         next.depth < maxDepth
           ? documentLinks(next.url, doc.record.finalUrl, doc.statements, config.maxLinksPerDocument)
           : [];
-      h.lease = politeness(tools, h.lease);
+      h.lease = politeness(tools, h);
       const exchanges = w.exchanges?.take() ?? [];
       const ok = await recordOutcome(
         pool,
@@ -269,6 +286,6 @@ async function crawlPld(
       recorded++;
     }
   } finally {
-    if (!lost) await releaseLease(pool, crawl.id, o.id, politeness(tools, h.lease));
+    if (!lost) await releaseLease(pool, crawl.id, o.id, politeness(tools, h));
   }
 }
