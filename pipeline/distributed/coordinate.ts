@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { CrawlArchive } from '../archive/index.ts';
@@ -10,6 +10,7 @@ import {
   JOURNAL_FILE,
   openJournal,
   type Revisits,
+  runCrawl,
   seedUrls,
   UrlClaims,
 } from '../crawl/index.ts';
@@ -23,6 +24,7 @@ import {
   createCrawl,
   type DocumentLinks,
   finishCrawl,
+  markJournaled,
   readExchanges,
   readResults,
   roundMembers,
@@ -41,9 +43,11 @@ const MAX_SEGMENT_DEPTH = 16;
  * (breadth-first rounds with the one-process frontier's order and budget), and finally writes every
  * result into the run's crawl journal, so that the snapshot stage publishes it as usual.
  *
- * Rounds here always run out: the one-process round-end rule ends a round early only in crawls
+ * Rounds here always run out. The one-process round-end rule ends a round early only in crawls
  * without a budget (a budgeted crawl runs each round out so that what joins a round does not depend
- * on timing), and the weekly snapshot is budgeted.
+ * on timing): the weekly snapshot and a tick are budgeted; an expansion crawl is not, and its
+ * rounds here are the strict breadth-first ones (with no budget and no round limit, which URLs
+ * within the hop limit are fetched does not depend on where rounds end, only their round numbers do).
  */
 export function coordinatedCrawl(url: string): (options: CrawlOptions, name: string) => Promise<CrawlResult> {
   return async (options, name) => {
@@ -71,7 +75,12 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
   // re-visits are conditional as in one process: only with previous observations and config.conditional
   const revisits = config.conditional ? options.revisits : undefined;
   const seeds = seedUrls(plan.seeds).slice(0, plan.maxDocuments);
-  await createCrawl(pool, name, storedPlan(options), config, seeds, (url) => revisits?.previous(url));
+  const row = await createCrawl(pool, name, storedPlan(options), config, seeds, (url) =>
+    revisits?.previous(url),
+  );
+  // a rerun of a crawl whose archive and journal were written (its publish was interrupted): the
+  // journal has it all, and the archive must not get its exchanges again
+  if (row.journaled && existsSync(join(options.dir, JOURNAL_FILE))) return runCrawl(options);
   logger.info({ crawl: name, seeds: seeds.length }, 'crawl created in the coordinator');
   for (;;) {
     if (signal?.aborted)
@@ -93,7 +102,7 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
         name,
         round,
         plan.maxDepth,
-        plan.maxDocuments - status.assigned,
+        Number.isFinite(plan.maxDocuments) ? plan.maxDocuments - status.assigned : null,
         carried,
       );
       if (joined === 0) break;
@@ -105,6 +114,7 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
   await finishCrawl(pool, name);
   const pointers = options.archive ? await writeArchive(pool, name, options.archive) : new Map();
   const stats = await writeJournal(pool, name, options.dir, pointers, revisits);
+  await markJournaled(pool, name);
   const snapshot = stats.snapshot();
   progress?.finish({ done: snapshot.documents, total: snapshot.documents });
   return { complete: true, stats: snapshot, dir: options.dir, seen: snapshot.documents };

@@ -5,7 +5,9 @@ import type pg from 'pg';
  * epoch ms, so workers' clocks must agree (NTP) to well under the politeness delay; lease expiry is
  * the database's clock alone, so it needs no agreement.
  *
- * - crawl: one row per crawl (named like its run), its plan, its config and the current round.
+ * - crawl: one row per crawl (named like its run), its plan, its config, the current round, and
+ *   whether its archive and journal were written (a rerun then reads the journal, and does not
+ *   write the archive twice).
  * - frontier: every URL the crawl knows, unique per crawl; round is null while it is only a
  *   candidate for a coming round, state says whether it still waits to be fetched; `previous` is
  *   the URL's previous observation (JSON) that a re-visit asks with (a seed's only, as in one process).
@@ -30,8 +32,10 @@ CREATE TABLE IF NOT EXISTS crawl (
   config jsonb NOT NULL,
   round integer NOT NULL DEFAULT 0,
   state text NOT NULL DEFAULT 'crawling' CHECK (state IN ('crawling', 'done')),
+  journaled boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
+ALTER TABLE crawl ADD COLUMN IF NOT EXISTS journaled boolean NOT NULL DEFAULT false;
 CREATE TABLE IF NOT EXISTS frontier (
   crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
   url text NOT NULL,

@@ -31,6 +31,8 @@ export interface CrawlRow {
   readonly config: Record<string, unknown>;
   readonly round: number;
   readonly state: 'crawling' | 'done';
+  /** The archive and the journal are written. */
+  readonly journaled: boolean;
 }
 
 /** A PLD lease as taken: its politeness state, as the previous holder left it. */
@@ -71,6 +73,9 @@ export interface Queued {
   /** What a re-visit asks about (a seed's previous observation), if any. */
   readonly previous: PreviousObservation | null;
 }
+
+/** The first key of the per-crawl advisory lock that outcomes take before writing frontier rows. */
+const FRONTIER_LOCK = 18;
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 
@@ -137,9 +142,10 @@ export async function createCrawl(
       );
       await addPlds(client, id, plds, config.delayMs);
     }
-    const { rows } = await client.query('SELECT id, plan, config, round, state FROM crawl WHERE id = $1', [
-      id,
-    ]);
+    const { rows } = await client.query(
+      'SELECT id, plan, config, round, state, journaled FROM crawl WHERE id = $1',
+      [id],
+    );
     return rows[0] as CrawlRow;
   });
 }
@@ -147,7 +153,7 @@ export async function createCrawl(
 /** The crawl workers should serve: the oldest one still crawling. */
 export async function activeCrawl(pool: pg.Pool): Promise<CrawlRow | null> {
   const { rows } = await pool.query(
-    `SELECT id, plan, config, round, state FROM crawl WHERE state = 'crawling' ORDER BY created_at, id LIMIT 1`,
+    `SELECT id, plan, config, round, state, journaled FROM crawl WHERE state = 'crawling' ORDER BY created_at, id LIMIT 1`,
   );
   return (rows[0] as CrawlRow | undefined) ?? null;
 }
@@ -181,14 +187,14 @@ export interface DocumentLinks {
  * Starts round `round`: first the links of the previous round's carried-over 304s are queued (the
  * coordinator read their statements; workers never had them), then candidates up to `maxDepth`
  * hops join, fewest hops first, then most in-links, then by URL (the one-process frontier's
- * order), at most `budget` of them, in one transaction. Returns how many joined.
+ * order), at most `budget` of them (null: all), in one transaction. Returns how many joined.
  */
 export async function advanceRound(
   pool: pg.Pool,
   id: string,
   round: number,
   maxDepth: number,
-  budget: number,
+  budget: number | null,
   carriedLinks: readonly DocumentLinks[],
 ): Promise<number> {
   return inTransaction(pool, async (client) => {
@@ -199,7 +205,8 @@ export async function advanceRound(
              WHERE crawl = $1 AND state = 'waiting' AND round IS NULL AND depth <= $3
              ORDER BY depth, inlinks DESC, url COLLATE "C" LIMIT $4) AS j
        WHERE f.crawl = $1 AND f.url = j.url`,
-      [id, round, maxDepth, Math.max(0, budget)],
+      // LIMIT NULL is no limit
+      [id, round, maxDepth, budget === null ? null : Math.max(0, budget)],
     );
     await client.query('UPDATE crawl SET round = $2 WHERE id = $1', [id, round]);
     return joined.rowCount ?? 0;
@@ -208,6 +215,10 @@ export async function advanceRound(
 
 export async function finishCrawl(pool: pg.Pool, id: string): Promise<void> {
   await pool.query(`UPDATE crawl SET state = 'done' WHERE id = $1`, [id]);
+}
+
+export async function markJournaled(pool: pg.Pool, id: string): Promise<void> {
+  await pool.query('UPDATE crawl SET journaled = true WHERE id = $1', [id]);
 }
 
 /**
@@ -378,6 +389,11 @@ export async function recordOutcome(
     );
     if (inserted.rowCount !== 1) return false;
     await insertExchanges(client, crawl, source, exchanges);
+    // the frontier rows an outcome writes (its own, redirect targets, links) are any of the crawl's:
+    // two outcomes that each hold one the other wants deadlock (seen with two workers of an
+    // expansion, whose documents link each other's URLs), so the crawl's outcomes write them one
+    // at a time; the lock lasts to the commit, a few statements
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FRONTIER_LOCK, crawl]);
     await client.query(`UPDATE frontier SET state = 'done' WHERE crawl = $1 AND url = $2`, [crawl, url]);
     const elsewhere = record.redirects.map((hop) => hop.to).filter((to) => to !== handedOver?.finalUrl);
     const news: string[] = [...elsewhere, ...outcome.links];
