@@ -110,7 +110,11 @@ export function createRobotsCache(ctx: WebContext): RobotsCache {
   const entries = new Map<string, Entry>();
   const loading = new Map<string, Promise<Entry>>();
 
+  /** The authorities cached per PLD: entriesOf is asked after every document of a distributed worker. */
+  const originsOf = new Map<string, Set<string>>();
+
   const remember = (origin: string, answer: RobotsAnswer, expiresAt: number): Entry => {
+    const pld = payLevelDomain(new URL(origin).hostname);
     const policy =
       'code' in answer
         ? answer
@@ -118,9 +122,10 @@ export function createRobotsCache(ctx: WebContext): RobotsCache {
           ? ALLOW_ALL
           : parseRobots(answer.text, origin, ctx.config.productToken);
     if ('crawlDelayMs' in policy && policy.crawlDelayMs !== null)
-      ctx.gate.setCrawlDelay(payLevelDomain(new URL(origin).hostname), policy.crawlDelayMs);
+      ctx.gate.setCrawlDelay(pld, policy.crawlDelayMs);
     const entry = { answer, policy, expiresAt };
     entries.set(origin, entry);
+    originsOf.set(pld, (originsOf.get(pld) ?? new Set()).add(origin));
     return entry;
   };
 
@@ -149,9 +154,10 @@ export function createRobotsCache(ctx: WebContext): RobotsCache {
       return policy.isAllowed(url) ? null : { code: 'robots', message: `disallowed by ${origin}/robots.txt` };
     },
     entriesOf(pld) {
-      return [...entries]
-        .filter(([origin]) => payLevelDomain(new URL(origin).hostname) === pld)
-        .map(([origin, { answer, expiresAt }]) => ({ origin, answer, expiresAt }));
+      return [...(originsOf.get(pld) ?? [])].map((origin) => {
+        const { answer, expiresAt } = entries.get(origin)!;
+        return { origin, answer, expiresAt };
+      });
     },
     adopt(given) {
       for (const { origin, answer, expiresAt } of given) {
