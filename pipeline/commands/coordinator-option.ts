@@ -21,9 +21,8 @@ export function addCoordinatorOption(command: Command): Command {
 }
 
 /**
- * The crawl config and crawl of a run's context under `--coordinator`: without it, the config as
- * given and the one-process crawl; with it, the coordinated crawl, and the config without the WARC
- * archive and re-visit validators that workers do not keep yet (docs/distributed.md).
+ * The crawl config and crawl of a run's context under `--coordinator`: the config as given, and
+ * without it the one-process crawl, with it the coordinated crawl (docs/distributed.md).
  */
 export function coordinatedSetup(
   value: string | undefined,
@@ -34,5 +33,5 @@ export function coordinatedSetup(
 } {
   if (value === undefined) return { config };
   const url = coordinatorUrl(value);
-  return { config: { ...config, warc: false, conditional: false }, crawl: coordinatedCrawl(url) };
+  return { config, crawl: coordinatedCrawl(url) };
 }

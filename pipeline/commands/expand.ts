@@ -4,6 +4,7 @@ import { createProgress, invalidInput, readUriList } from '../core/index.ts';
 import { removeExpansionWork, runExpansion, writeExpansion } from '../crawl/index.ts';
 import { expansionPublisher } from '../observe/index.ts';
 import { snapshotName } from '../snapshot/index.ts';
+import { addCoordinatorOption, coordinatedSetup } from './coordinator-option.ts';
 import {
   addCrawlOptions,
   addProfileOption,
@@ -25,6 +26,7 @@ interface ExpandCliOptions extends CrawlCliOptions {
   publish: boolean;
   work?: string;
   keepWork: boolean;
+  coordinator?: string;
 }
 
 function wholeNumber(name: string, text: string): number {
@@ -57,6 +59,7 @@ export function expandCommand(): Command {
     .option('--work <dir>', 'journals of the crawls (a rerun resumes them)')
     .option('--keep-work', 'keep the journals after the kernel is written', false);
   addProfileOption(command);
+  addCoordinatorOption(command);
   return addCrawlOptions(command).action(async (given: ExpandCliOptions, self: Command) => {
     const o = withProfile(given, self);
     const setup = crawlSetup(o);
@@ -74,6 +77,7 @@ export function expandCommand(): Command {
       roundsAreHops: o.rounds === 'hops',
       workDir,
       ...setup,
+      ...coordinatedSetup(o.coordinator, setup.config),
       progress: (i) => createProgress(`expand ${i}/${repeat}`, setup.clock, { logger: setup.logger }),
       signal: stopSignal(),
       archive: o.publish,

@@ -1,3 +1,4 @@
+import type { CrawlArchive } from '../archive/index.ts';
 import type {
   Clock,
   CrawlConfig,
@@ -65,6 +66,11 @@ export interface CrawlOptions {
   readonly heldBodyBytes?: number;
   /** Previous observations: with them (and config.conditional) re-visits are conditional (revisit.ts). */
   readonly revisits?: Revisits;
+  /**
+   * The crawl's WARC archive, which `fetcher` already writes to; a crawl whose fetches happen in
+   * other processes (the distributed mode) writes their exchanges into it.
+   */
+  readonly archive?: CrawlArchive | null;
 }
 
 export interface CrawlResult {

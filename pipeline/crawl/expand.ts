@@ -2,7 +2,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
 import { makeDirectory, ObservatoryError } from '../core/index.ts';
-import { runCrawl } from './crawl.ts';
+import { type CrawlOptions, type CrawlResult, runCrawl } from './crawl.ts';
 import type { CrawlStatsSnapshot } from './crawl-stats.ts';
 import { isRdfDocument } from './crawl-stats.ts';
 import { readJournalDocuments } from './journal.ts';
@@ -39,6 +39,8 @@ export interface ExpansionOptions {
    * expansion's work folder is removed.
    */
   readonly afterCrawl?: (crawl: ExpansionCrawl) => Promise<void>;
+  /** Crawls in place of runCrawl (the distributed mode's coordinator); the crawl's name identifies it. */
+  readonly crawl?: (options: CrawlOptions, name: string) => Promise<CrawlResult>;
 }
 
 /** One finished crawl of an expansion. */
@@ -121,24 +123,29 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
     // each crawl gets a fresh fetcher: robots.txt and politeness state as on separate runs
     const tools = createCrawlTools(o.config, o.clock, archive ? { dir: archive, prefix: name } : undefined);
     o.logger.info({ crawl: i, of: o.repeat, dir }, 'expansion crawl');
-    const result = await runCrawl({
-      plan: {
-        seeds: o.seeds,
-        maxDepth: o.hops,
-        maxRounds,
-        maxDocuments: Number.POSITIVE_INFINITY,
-        segmentFor: () => 'expand',
+    const crawl = o.crawl ?? runCrawl;
+    const result = await crawl(
+      {
+        plan: {
+          seeds: o.seeds,
+          maxDepth: o.hops,
+          maxRounds,
+          maxDocuments: Number.POSITIVE_INFINITY,
+          segmentFor: () => 'expand',
+        },
+        config: o.config,
+        policy: o.policy,
+        fetcher: tools.fetcher,
+        loadContext: tools.loadContext,
+        dir,
+        clock: o.clock,
+        logger: o.logger,
+        progress: o.progress?.(i),
+        signal: o.signal,
+        archive: tools.archive,
       },
-      config: o.config,
-      policy: o.policy,
-      fetcher: tools.fetcher,
-      loadContext: tools.loadContext,
-      dir,
-      clock: o.clock,
-      logger: o.logger,
-      progress: o.progress?.(i),
-      signal: o.signal,
-    }).finally(() => tools.close());
+      name,
+    ).finally(() => tools.close());
     if (!result.complete) return { complete: false, kernel: [], crawls, plds: [] };
     let endedAt = times.endedAt;
     if (endedAt === undefined) {

@@ -1,7 +1,7 @@
 import { type CrawlArchive, openCrawlArchive } from '../archive/index.ts';
 import type { Clock, CrawlConfig } from '../core/index.ts';
 import { type ContextLoader, releaseParseWorkers } from '../rdf/index.ts';
-import { createFetcher, type Fetcher } from '../web/index.ts';
+import { createFetcher, type ExchangeObserver, type Fetcher } from '../web/index.ts';
 import { contextLoader } from './context-loader.ts';
 import type { CrawlFetcher } from './crawl.ts';
 
@@ -29,18 +29,20 @@ export interface ArchiveTarget {
  * Builds the fetcher and context loader of one crawl from its config. With `archive` (and
  * config.warc on) every exchange is archived there, and each fetch the crawl gets carries the
  * pointer of its final response record, on disk before the fetch is handed on (so before the
- * journal can name it).
+ * journal can name it). `observers` are told of every exchange too (a distributed worker keeps
+ * them for the coordinator's archive).
  */
 export function createCrawlTools(
   config: CrawlConfig,
   clock: Clock,
   archiveTarget?: ArchiveTarget,
+  observers: readonly ExchangeObserver[] = [],
 ): CrawlTools {
   const archive =
     config.warc && archiveTarget
       ? openCrawlArchive({ ...archiveTarget, config, now: () => clock.now() })
       : null;
-  const web = createFetcher(config, clock, { observers: archive ? [archive] : [] });
+  const web = createFetcher(config, clock, { observers: archive ? [archive, ...observers] : observers });
   return {
     fetcher: {
       fetchDocument: async (url, signal, claim, validators) => {

@@ -1,22 +1,31 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { type DocumentRecord, ObservatoryError } from '../core/index.ts';
+import type { CrawlArchive } from '../archive/index.ts';
+import { type DocumentRecord, ObservatoryError, type Statement, type WarcPointer } from '../core/index.ts';
 import {
   type CrawlOptions,
   type CrawlResult,
   CrawlStats,
   JOURNAL_FILE,
   openJournal,
+  type Revisits,
+  runCrawl,
   seedUrls,
   UrlClaims,
 } from '../crawl/index.ts';
+import { exchangeOfRow } from './exchanges.ts';
+import { documentLinks } from './links.ts';
 import { openPool } from './pool.ts';
 import {
   advanceRound,
+  carriedResults,
   crawlStatus,
   createCrawl,
+  type DocumentLinks,
   finishCrawl,
+  markJournaled,
+  readExchanges,
   readResults,
   roundMembers,
   type StoredPlan,
@@ -34,9 +43,11 @@ const MAX_SEGMENT_DEPTH = 16;
  * (breadth-first rounds with the one-process frontier's order and budget), and finally writes every
  * result into the run's crawl journal, so that the snapshot stage publishes it as usual.
  *
- * Rounds here always run out: the one-process round-end rule ends a round early only in crawls
+ * Rounds here always run out. The one-process round-end rule ends a round early only in crawls
  * without a budget (a budgeted crawl runs each round out so that what joins a round does not depend
- * on timing), and the weekly snapshot is budgeted.
+ * on timing): the weekly snapshot and a tick are budgeted; an expansion crawl is not, and its
+ * rounds here are the strict breadth-first ones (with no budget and no round limit, which URLs
+ * within the hop limit are fetched does not depend on where rounds end, only their round numbers do).
  */
 export function coordinatedCrawl(url: string): (options: CrawlOptions, name: string) => Promise<CrawlResult> {
   return async (options, name) => {
@@ -61,9 +72,15 @@ function storedPlan({ plan }: CrawlOptions): StoredPlan {
 
 async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): Promise<CrawlResult> {
   const { plan, config, clock, logger, progress, signal } = options;
-  // workers keep no archive yet: a snapshot crawled through the coordinator has no WARC files
+  // re-visits are conditional as in one process: only with previous observations and config.conditional
+  const revisits = config.conditional ? options.revisits : undefined;
   const seeds = seedUrls(plan.seeds).slice(0, plan.maxDocuments);
-  await createCrawl(pool, name, storedPlan(options), { ...config, warc: false }, seeds);
+  const row = await createCrawl(pool, name, storedPlan(options), config, seeds, (url) =>
+    revisits?.previous(url),
+  );
+  // a rerun of a crawl whose archive and journal were written (its publish was interrupted): the
+  // journal has it all, and the archive must not get its exchanges again
+  if (row.journaled && existsSync(join(options.dir, JOURNAL_FILE))) return runCrawl(options);
   logger.info({ crawl: name, seeds: seeds.length }, 'crawl created in the coordinator');
   for (;;) {
     if (signal?.aborted)
@@ -77,12 +94,16 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
     if (status.waiting === 0) {
       const round = status.round + 1;
       if (round >= plan.maxRounds) break;
+      const carried = revisits
+        ? await carriedLinks(pool, name, status.round, plan.maxDepth, revisits, config.maxLinksPerDocument)
+        : [];
       const joined = await advanceRound(
         pool,
         name,
         round,
         plan.maxDepth,
-        plan.maxDocuments - status.assigned,
+        Number.isFinite(plan.maxDocuments) ? plan.maxDocuments - status.assigned : null,
+        carried,
       );
       if (joined === 0) break;
       logger.info({ round, joined }, 'round started');
@@ -91,19 +112,88 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
     await clock.sleep(POLL_MS, signal).catch(() => {});
   }
   await finishCrawl(pool, name);
-  const stats = await writeJournal(pool, name, options.dir);
+  const pointers = options.archive ? await writeArchive(pool, name, options.archive) : new Map();
+  const stats = await writeJournal(pool, name, options.dir, pointers, revisits);
+  await markJournaled(pool, name);
   const snapshot = stats.snapshot();
   progress?.finish({ done: snapshot.documents, total: snapshot.documents });
   return { complete: true, stats: snapshot, dir: options.dir, seen: snapshot.documents };
 }
 
+/** The links of round `round`'s 304s that carried statements over: the workers never had those statements. */
+async function carriedLinks(
+  pool: pg.Pool,
+  crawl: string,
+  round: number,
+  maxDepth: number,
+  revisits: Revisits,
+  maxLinks: number,
+): Promise<DocumentLinks[]> {
+  const found: DocumentLinks[] = [];
+  for (const { url, depth, record } of await carriedResults(pool, crawl, round, maxDepth)) {
+    const statements = await carriedStatements(url, revisits);
+    found.push({ depth, links: documentLinks(url, record.finalUrl, statements, maxLinks) });
+  }
+  return found;
+}
+
+/** The previous statements a 304 of `url` carries over. */
+async function carriedStatements(url: string, revisits: Revisits): Promise<Statement[]> {
+  const previous = revisits.previous(url);
+  if (!previous)
+    throw new ObservatoryError('internal', `${url} carried statements over without a previous observation`);
+  return revisits.statements(previous);
+}
+
+/**
+ * Writes the exchanges the workers stored into the run's WARC archive, in the order they were
+ * stored (one process writes them in the order they ended: each URL gets the same records), and
+ * returns the pointer of each recorded URL's final response. Every write of a batch is awaited
+ * before the next batch is read, so that at most a batch of bodies is held.
+ */
+async function writeArchive(
+  pool: pg.Pool,
+  crawl: string,
+  archive: CrawlArchive,
+): Promise<Map<string, WarcPointer>> {
+  const pointers = new Map<string, WarcPointer>();
+  let id = 0;
+  for await (const batch of readExchanges(pool, crawl)) {
+    const written = batch.map(async (row) => {
+      archive.exchanged(exchangeOfRow(row, ++id));
+      const pointer = await archive.pointerOf(id);
+      if (pointer && row.responseOf !== null) pointers.set(row.responseOf, pointer);
+    });
+    await Promise.all(written);
+  }
+  return pointers;
+}
+
+/** A record with the pointer of its final response (workers write no archive: their records have none). */
+function withPointer(record: DocumentRecord, pointer: WarcPointer | undefined): DocumentRecord {
+  if (!pointer) return record;
+  return {
+    ...record,
+    warcFilename: pointer.filename,
+    warcOffset: pointer.offset,
+    warcLength: pointer.length,
+  };
+}
+
 /**
  * Writes the crawl's results as its journal: a round line per round, a document line per URL, the
- * end line. A record whose fetch was handed over to another PLD gets the outcome of the fetch that
- * downloaded that URL, through the same URL claims a one-process crawl uses (a chain of hand-overs
- * that leads back to itself is a redirect loop there too).
+ * end line. Each record gets its WARC pointer, and a 304 the statements it carries over. A record
+ * whose fetch was handed over to another PLD gets the outcome of the fetch that downloaded that
+ * URL, through the same URL claims a one-process crawl uses (a chain of hand-overs that leads back
+ * to itself is a redirect loop there too).
  */
-async function writeJournal(pool: pg.Pool, crawl: string, dir: string): Promise<CrawlStats> {
+async function writeJournal(
+  pool: pg.Pool,
+  crawl: string,
+  dir: string,
+  pointers: ReadonlyMap<string, WarcPointer>,
+  revisits: Revisits | undefined,
+): Promise<CrawlStats> {
   rmSync(join(dir, JOURNAL_FILE), { force: true });
   const journal = openJournal(dir);
   const stats = new CrawlStats();
@@ -116,9 +206,15 @@ async function writeJournal(pool: pg.Pool, crawl: string, dir: string): Promise<
         handedOver.push({ ...result, statements: [] });
         continue;
       }
-      journal.append({ t: 'doc', depth: result.depth, record: result.record, statements: result.statements });
-      stats.add(result.record);
-      claims.finished(result.record);
+      let { record, statements } = result;
+      if (result.carried && revisits) {
+        statements = await carriedStatements(record.url, revisits);
+        record = { ...record, statements: statements.length };
+      }
+      record = withPointer(record, pointers.get(record.url));
+      journal.append({ t: 'doc', depth: result.depth, record, statements });
+      stats.add(record);
+      claims.finished(record);
     }
     // what a handed-over fetch requested itself (all but its last URL) is its own, as in one process
     for (const { url, handedOver: fetched } of handedOver) {

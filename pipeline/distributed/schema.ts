@@ -5,13 +5,25 @@ import type pg from 'pg';
  * epoch ms, so workers' clocks must agree (NTP) to well under the politeness delay; lease expiry is
  * the database's clock alone, so it needs no agreement.
  *
- * - crawl: one row per crawl (named like its run), its plan, its config and the current round.
+ * - crawl: one row per crawl (named like its run), its plan, its config, the current round, and
+ *   whether its archive and journal were written (a rerun then reads the journal, and does not
+ *   write the archive twice).
  * - frontier: every URL the crawl knows, unique per crawl; round is null while it is only a
- *   candidate for a coming round, state says whether it still waits to be fetched.
+ *   candidate for a coming round, state says whether it still waits to be fetched; `previous` is
+ *   the URL's previous observation (JSON) that a re-visit asks with (a seed's only, as in one process).
  * - pld_lease: one row per PLD of the crawl: who holds it until when, and its politeness state
- *   (next allowed request start, delay in force), which moves to whoever holds it next.
+ *   (next allowed request start, delay in force) and the robots.txt answers of its authorities
+ *   (the web stage's RobotsEntry list as JSON), which move to whoever holds it next.
  * - result: one row per URL recorded: its document record and its statements (JSON), inserted in
- *   the transaction that marks its frontier row done, so the primary key makes it exactly once.
+ *   the transaction that marks its frontier row done, so the primary key makes it exactly once;
+ *   `response` names the exchange that carried its final response (its WARC pointer comes from
+ *   there), `carried` is set for a 304 whose previous statements the coordinator carries over.
+ * - exchange: every HTTP exchange a worker made (docs/archive.md), keyed by the worker's fetcher
+ *   (`source`, unique per worker and crawl) and its number there; the coordinator writes them into
+ *   the run's WARC archive. `body` holds the response body as received, `record` the rest.
+ *
+ * Columns added after the first release are added with ALTER TABLE too, so that a database that
+ * holds an older crawl gets them.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS crawl (
@@ -20,8 +32,10 @@ CREATE TABLE IF NOT EXISTS crawl (
   config jsonb NOT NULL,
   round integer NOT NULL DEFAULT 0,
   state text NOT NULL DEFAULT 'crawling' CHECK (state IN ('crawling', 'done')),
+  journaled boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
+ALTER TABLE crawl ADD COLUMN IF NOT EXISTS journaled boolean NOT NULL DEFAULT false;
 CREATE TABLE IF NOT EXISTS frontier (
   crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
   url text NOT NULL,
@@ -30,8 +44,10 @@ CREATE TABLE IF NOT EXISTS frontier (
   depth integer NOT NULL,
   inlinks integer NOT NULL DEFAULT 0,
   state text NOT NULL DEFAULT 'waiting' CHECK (state IN ('waiting', 'done', 'elsewhere')),
+  previous text,
   PRIMARY KEY (crawl, url)
 );
+ALTER TABLE frontier ADD COLUMN IF NOT EXISTS previous text;
 CREATE INDEX IF NOT EXISTS frontier_queued ON frontier (crawl, pld) WHERE state = 'waiting' AND round IS NOT NULL;
 CREATE INDEX IF NOT EXISTS frontier_candidates ON frontier (crawl, depth) WHERE state = 'waiting' AND round IS NULL;
 CREATE TABLE IF NOT EXISTS pld_lease (
@@ -41,8 +57,10 @@ CREATE TABLE IF NOT EXISTS pld_lease (
   expires_at timestamptz,
   next_allowed_ms double precision NOT NULL DEFAULT 0,
   delay_ms double precision NOT NULL,
+  robots text NOT NULL DEFAULT '[]',
   PRIMARY KEY (crawl, pld)
 );
+ALTER TABLE pld_lease ADD COLUMN IF NOT EXISTS robots text NOT NULL DEFAULT '[]';
 CREATE TABLE IF NOT EXISTS result (
   crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
   url text NOT NULL,
@@ -52,9 +70,27 @@ CREATE TABLE IF NOT EXISTS result (
   statements text NOT NULL,
   handed_over text,
   recorded_by text NOT NULL,
+  response_source text,
+  response_id integer,
+  carried boolean NOT NULL DEFAULT false,
   PRIMARY KEY (crawl, url)
 );
+ALTER TABLE result ADD COLUMN IF NOT EXISTS response_source text;
+ALTER TABLE result ADD COLUMN IF NOT EXISTS response_id integer;
+ALTER TABLE result ADD COLUMN IF NOT EXISTS carried boolean NOT NULL DEFAULT false;
 CREATE INDEX IF NOT EXISTS result_pld ON result (crawl, pld);
+CREATE INDEX IF NOT EXISTS result_response ON result (crawl, response_source, response_id)
+  WHERE response_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS exchange (
+  crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
+  seq bigserial,
+  source text NOT NULL,
+  id integer NOT NULL,
+  record text NOT NULL,
+  body bytea,
+  PRIMARY KEY (crawl, seq),
+  UNIQUE (crawl, source, id)
+);
 `;
 
 /** Creates the tables where they are missing; every worker and coordinator runs it on connecting. */

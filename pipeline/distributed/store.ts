@@ -1,6 +1,14 @@
 import type pg from 'pg';
-import type { CrawlConfig, CrawlSegment, DocumentRecord, FetchResult, Statement } from '../core/index.ts';
+import type {
+  CrawlConfig,
+  CrawlSegment,
+  DocumentRecord,
+  FetchResult,
+  PreviousObservation,
+  Statement,
+} from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
+import type { StoredExchange } from './exchanges.ts';
 
 /** A URL as it joins a round: [url, depth] (the journal's RoundUrl). */
 export type JoinedUrl = readonly [url: string, depth: number];
@@ -23,6 +31,8 @@ export interface CrawlRow {
   readonly config: Record<string, unknown>;
   readonly round: number;
   readonly state: 'crawling' | 'done';
+  /** The archive and the journal are written. */
+  readonly journaled: boolean;
 }
 
 /** A PLD lease as taken: its politeness state, as the previous holder left it. */
@@ -30,6 +40,11 @@ export interface Lease {
   readonly pld: string;
   readonly nextAllowedMs: number;
   readonly delayMs: number;
+  /**
+   * The robots.txt answers cached for the PLD's authorities (RobotsEntry[] as JSON). Stored with
+   * an outcome or a release only when not null: null says unchanged since last stored.
+   */
+  readonly robots: string | null;
 }
 
 /** One URL's outcome, as a worker records it. */
@@ -44,7 +59,23 @@ export interface Outcome {
   readonly handedOver: FetchResult | null;
   /** Links to queue as candidates (already capped and without the document's own URLs). */
   readonly links: readonly string[];
+  /** The exchange (of this worker's fetcher) that carried the record's final response, if any. */
+  readonly response: number | null;
+  /** A 304 whose previous statements are carried over (the coordinator reads them). */
+  readonly carried: boolean;
 }
+
+/** A URL to fetch, as the frontier holds it. */
+export interface Queued {
+  readonly url: string;
+  readonly depth: number;
+  readonly round: number;
+  /** What a re-visit asks about (a seed's previous observation), if any. */
+  readonly previous: PreviousObservation | null;
+}
+
+/** The first key of the per-crawl advisory lock that outcomes take before writing frontier rows. */
+const FRONTIER_LOCK = 18;
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 
@@ -80,13 +111,17 @@ async function addPlds(client: pg.PoolClient, crawl: string, plds: readonly stri
   );
 }
 
-/** Creates the crawl with its seeds as round 0, unless it exists (a resumed coordinator); returns its row. */
+/**
+ * Creates the crawl with its seeds as round 0, each with its previous observation if it has one,
+ * unless it exists (a resumed coordinator); returns its row.
+ */
 export async function createCrawl(
   pool: pg.Pool,
   id: string,
   plan: StoredPlan,
   config: CrawlConfig,
   seeds: readonly JoinedUrl[],
+  previous: (url: string) => PreviousObservation | undefined,
 ): Promise<CrawlRow> {
   return inTransaction(pool, async (client) => {
     const created = await client.query(
@@ -96,16 +131,21 @@ export async function createCrawl(
     if (created.rowCount === 1) {
       const urls = seeds.map(([url]) => url);
       const plds = urls.map(urlPld);
+      const observations = urls.map((url) => {
+        const observation = previous(url);
+        return observation ? JSON.stringify(observation) : null;
+      });
       await client.query(
-        `INSERT INTO frontier (crawl, url, pld, round, depth)
-         SELECT $1, u, p, 0, d FROM unnest($2::text[], $3::text[], $4::int[]) AS t(u, p, d)`,
-        [id, urls, plds, seeds.map(([, depth]) => depth)],
+        `INSERT INTO frontier (crawl, url, pld, round, depth, previous)
+         SELECT $1, u, p, 0, d, o FROM unnest($2::text[], $3::text[], $4::int[], $5::text[]) AS t(u, p, d, o)`,
+        [id, urls, plds, seeds.map(([, depth]) => depth), observations],
       );
       await addPlds(client, id, plds, config.delayMs);
     }
-    const { rows } = await client.query('SELECT id, plan, config, round, state FROM crawl WHERE id = $1', [
-      id,
-    ]);
+    const { rows } = await client.query(
+      'SELECT id, plan, config, round, state, journaled FROM crawl WHERE id = $1',
+      [id],
+    );
     return rows[0] as CrawlRow;
   });
 }
@@ -113,7 +153,7 @@ export async function createCrawl(
 /** The crawl workers should serve: the oldest one still crawling. */
 export async function activeCrawl(pool: pg.Pool): Promise<CrawlRow | null> {
   const { rows } = await pool.query(
-    `SELECT id, plan, config, round, state FROM crawl WHERE state = 'crawling' ORDER BY created_at, id LIMIT 1`,
+    `SELECT id, plan, config, round, state, journaled FROM crawl WHERE state = 'crawling' ORDER BY created_at, id LIMIT 1`,
   );
   return (rows[0] as CrawlRow | undefined) ?? null;
 }
@@ -137,25 +177,36 @@ export async function crawlStatus(pool: pg.Pool, id: string) {
   return rows[0] as { round: number; waiting: number; recorded: number; assigned: number; leased: number };
 }
 
+/** Links of a document at `depth`, as candidates of the next round. */
+export interface DocumentLinks {
+  readonly depth: number;
+  readonly links: readonly string[];
+}
+
 /**
- * Starts round `round`: candidates up to `maxDepth` hops join, fewest hops first, then most in-links,
- * then by URL (the one-process frontier's order), at most `budget` of them. Returns how many joined.
+ * Starts round `round`: first the links of the previous round's carried-over 304s are queued (the
+ * coordinator read their statements; workers never had them), then candidates up to `maxDepth`
+ * hops join, fewest hops first, then most in-links, then by URL (the one-process frontier's
+ * order), at most `budget` of them (null: all), in one transaction. Returns how many joined.
  */
 export async function advanceRound(
   pool: pg.Pool,
   id: string,
   round: number,
   maxDepth: number,
-  budget: number,
+  budget: number | null,
+  carriedLinks: readonly DocumentLinks[],
 ): Promise<number> {
   return inTransaction(pool, async (client) => {
+    for (const { depth, links } of carriedLinks) await queueLinks(client, id, links, depth);
     const joined = await client.query(
       `UPDATE frontier f SET round = $2
        FROM (SELECT url FROM frontier
              WHERE crawl = $1 AND state = 'waiting' AND round IS NULL AND depth <= $3
              ORDER BY depth, inlinks DESC, url COLLATE "C" LIMIT $4) AS j
        WHERE f.crawl = $1 AND f.url = j.url`,
-      [id, round, maxDepth, Math.max(0, budget)],
+      // LIMIT NULL is no limit
+      [id, round, maxDepth, budget === null ? null : Math.max(0, budget)],
     );
     await client.query('UPDATE crawl SET round = $2 WHERE id = $1', [id, round]);
     return joined.rowCount ?? 0;
@@ -164,6 +215,10 @@ export async function advanceRound(
 
 export async function finishCrawl(pool: pg.Pool, id: string): Promise<void> {
   await pool.query(`UPDATE crawl SET state = 'done' WHERE id = $1`, [id]);
+}
+
+export async function markJournaled(pool: pg.Pool, id: string): Promise<void> {
+  await pool.query('UPDATE crawl SET journaled = true WHERE id = $1', [id]);
 }
 
 /**
@@ -191,12 +246,17 @@ export async function leasePld(
        next_allowed_ms = CASE WHEN l.owner IS NULL THEN l.next_allowed_ms
          ELSE greatest(l.next_allowed_ms, extract(epoch FROM l.expires_at) * 1000 + l.delay_ms) END
      FROM free WHERE l.crawl = $1 AND l.pld = free.pld
-     RETURNING l.pld, l.next_allowed_ms, l.delay_ms`,
+     RETURNING l.pld, l.next_allowed_ms, l.delay_ms, l.robots`,
     [crawl, owner, leaseMs],
   );
   const row = rows[0];
   return row
-    ? { pld: row.pld, nextAllowedMs: Number(row.next_allowed_ms), delayMs: Number(row.delay_ms) }
+    ? {
+        pld: row.pld,
+        nextAllowedMs: Number(row.next_allowed_ms),
+        delayMs: Number(row.delay_ms),
+        robots: row.robots,
+      }
     : null;
 }
 
@@ -219,28 +279,28 @@ export async function renewLeases(
   return new Set(rows.map((r) => r.pld as string));
 }
 
-/** Gives a lease back with its politeness state, for whoever leases the PLD next. */
+/** Gives a lease back with its politeness state and robots.txt answers, for whoever leases the PLD next. */
 export async function releaseLease(pool: pg.Pool, crawl: string, owner: string, state: Lease): Promise<void> {
   await pool.query(
-    `UPDATE pld_lease SET owner = NULL, expires_at = NULL, next_allowed_ms = $4, delay_ms = $5
+    `UPDATE pld_lease SET owner = NULL, expires_at = NULL, next_allowed_ms = $4, delay_ms = $5,
+       robots = coalesce($6, robots)
      WHERE crawl = $1 AND pld = $2 AND owner = $3`,
-    [crawl, state.pld, owner, state.nextAllowedMs, state.delayMs],
+    [crawl, state.pld, owner, state.nextAllowedMs, state.delayMs, state.robots],
   );
 }
 
 /** The PLD's next URL to fetch: most in-links first, then by URL (the one-process queue's order). */
-export async function nextUrl(
-  pool: pg.Pool,
-  crawl: string,
-  pld: string,
-): Promise<{ url: string; depth: number; round: number } | null> {
+export async function nextUrl(pool: pg.Pool, crawl: string, pld: string): Promise<Queued | null> {
   const { rows } = await pool.query(
-    `SELECT url, depth, round FROM frontier
+    `SELECT url, depth, round, previous FROM frontier
      WHERE crawl = $1 AND pld = $2 AND state = 'waiting' AND round IS NOT NULL
      ORDER BY inlinks DESC, url COLLATE "C" LIMIT 1`,
     [crawl, pld],
   );
-  return (rows[0] as { url: string; depth: number; round: number } | undefined) ?? null;
+  const row = rows[0];
+  return row
+    ? { url: row.url, depth: row.depth, round: row.round, previous: row.previous && JSON.parse(row.previous) }
+    : null;
 }
 
 /** The records of the PLD's URLs recorded so far, but those handed over to another PLD. */
@@ -252,8 +312,48 @@ export async function pldRecords(pool: pg.Pool, crawl: string, pld: string): Pro
   return rows.map((r) => JSON.parse(r.record) as DocumentRecord);
 }
 
+/** Stores exchanges of the fetcher `source` (a worker's, for one crawl). */
+async function insertExchanges(
+  client: pg.PoolClient | pg.Pool,
+  crawl: string,
+  source: string,
+  exchanges: readonly StoredExchange[],
+): Promise<void> {
+  if (exchanges.length === 0) return;
+  await client.query(
+    `INSERT INTO exchange (crawl, source, id, record, body)
+     SELECT $1, $2, i, r, b FROM unnest($3::int[], $4::text[], $5::bytea[]) WITH ORDINALITY AS t(i, r, b, n)
+     ORDER BY n ON CONFLICT DO NOTHING`,
+    [crawl, source, exchanges.map((e) => e.id), exchanges.map((e) => e.record), exchanges.map((e) => e.body)],
+  );
+}
+
+/** Stores exchanges no recorded outcome took (a worker leaving a crawl): they did happen. */
+export async function storeExchanges(
+  pool: pg.Pool,
+  crawl: string,
+  source: string,
+  exchanges: readonly StoredExchange[],
+): Promise<void> {
+  await insertExchanges(pool, crawl, source, exchanges);
+}
+
+/** Queues links of a document at `depth` as candidates of a coming round (in-links counted). */
+async function queueLinks(client: pg.PoolClient, crawl: string, links: readonly string[], depth: number) {
+  if (links.length === 0) return;
+  const sorted = [...links].sort();
+  await client.query(
+    `INSERT INTO frontier (crawl, url, pld, depth, inlinks)
+     SELECT $1, u, p, $4, 1 FROM unnest($2::text[], $3::text[]) AS t(u, p) ORDER BY u
+     ON CONFLICT (crawl, url) DO UPDATE SET inlinks = frontier.inlinks + 1,
+       depth = least(frontier.depth, excluded.depth)`,
+    [crawl, sorted, sorted.map(urlPld), depth + 1],
+  );
+}
+
 /**
- * Records one URL's outcome, exactly once, while `owner` still holds its PLD: the result row, the
+ * Records one URL's outcome, exactly once, while `owner` still holds its PLD: the exchanges its
+ * worker made since its last outcome (`source`: that worker's fetcher), the result row, the
  * frontier row marked done, the politeness state, redirect targets marked as fetched elsewhere, a
  * target in another PLD queued in this round for that PLD's holder, and the links as candidates,
  * all in one transaction. False when the lease was lost or the URL was recorded already.
@@ -264,12 +364,15 @@ export async function recordOutcome(
   owner: string,
   lease: Lease,
   outcome: Outcome,
+  source: string,
+  exchanges: readonly StoredExchange[],
 ): Promise<boolean> {
   const { url, depth, record, handedOver } = outcome;
   return inTransaction(pool, async (client) => {
     const inserted = await client.query(
-      `INSERT INTO result (crawl, url, pld, depth, record, statements, handed_over, recorded_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+      `INSERT INTO result (crawl, url, pld, depth, record, statements, handed_over, recorded_by,
+         response_source, response_id, carried)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
       [
         crawl,
         url,
@@ -279,9 +382,18 @@ export async function recordOutcome(
         JSON.stringify(outcome.statements),
         handedOver ? JSON.stringify({ ...handedOver, body: null }) : null,
         owner,
+        outcome.response === null ? null : source,
+        outcome.response,
+        outcome.carried,
       ],
     );
     if (inserted.rowCount !== 1) return false;
+    await insertExchanges(client, crawl, source, exchanges);
+    // the frontier rows an outcome writes (its own, redirect targets, links) are any of the crawl's:
+    // two outcomes that each hold one the other wants deadlock (seen with two workers of an
+    // expansion, whose documents link each other's URLs), so the crawl's outcomes write them one
+    // at a time; the lock lasts to the commit, a few statements
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FRONTIER_LOCK, crawl]);
     await client.query(`UPDATE frontier SET state = 'done' WHERE crawl = $1 AND url = $2`, [crawl, url]);
     const elsewhere = record.redirects.map((hop) => hop.to).filter((to) => to !== handedOver?.finalUrl);
     const news: string[] = [...elsewhere, ...outcome.links];
@@ -304,22 +416,13 @@ export async function recordOutcome(
         [crawl, target, urlPld(target), outcome.round, depth],
       );
     }
-    if (outcome.links.length > 0) {
-      const links = [...outcome.links].sort();
-      await client.query(
-        `INSERT INTO frontier (crawl, url, pld, depth, inlinks)
-         SELECT $1, u, p, $4, 1 FROM unnest($2::text[], $3::text[]) AS t(u, p) ORDER BY u
-         ON CONFLICT (crawl, url) DO UPDATE SET inlinks = frontier.inlinks + 1,
-           depth = least(frontier.depth, excluded.depth)`,
-        [crawl, links, links.map(urlPld), depth + 1],
-      );
-    }
+    await queueLinks(client, crawl, outcome.links, depth);
     await addPlds(client, crawl, news.map(urlPld), lease.delayMs);
     // last, so that the lease row is locked only briefly (renewals update it too)
     const held = await client.query(
-      `UPDATE pld_lease SET next_allowed_ms = $4, delay_ms = $5
+      `UPDATE pld_lease SET next_allowed_ms = $4, delay_ms = $5, robots = coalesce($6, robots)
        WHERE crawl = $1 AND pld = $2 AND owner = $3 AND expires_at > clock_timestamp()`,
-      [crawl, lease.pld, owner, lease.nextAllowedMs, lease.delayMs],
+      [crawl, lease.pld, owner, lease.nextAllowedMs, lease.delayMs, lease.robots],
     );
     if (held.rowCount !== 1) throw LEASE_LOST;
     return true;
@@ -339,6 +442,53 @@ export interface StoredResult {
   readonly record: DocumentRecord;
   readonly statements: readonly Statement[];
   readonly handedOver: FetchResult | null;
+  /** A 304 whose previous statements are carried over (`statements` holds none of them). */
+  readonly carried: boolean;
+}
+
+/** Results of round `round` that carried a 304's statements over, below `maxDepth` (their links count). */
+export async function carriedResults(
+  pool: pg.Pool,
+  crawl: string,
+  round: number,
+  maxDepth: number,
+): Promise<{ url: string; depth: number; record: DocumentRecord }[]> {
+  const { rows } = await pool.query(
+    `SELECT url, depth, record FROM result
+     WHERE crawl = $1 AND carried AND depth < $3 AND (record::jsonb ->> 'round')::int = $2
+     ORDER BY url COLLATE "C"`,
+    [crawl, round, maxDepth],
+  );
+  return rows.map((row) => ({ url: row.url, depth: row.depth, record: JSON.parse(row.record) }));
+}
+
+/** A stored exchange, and the URL whose final response it carried, if any. */
+export interface ArchivedExchange {
+  readonly record: string;
+  readonly body: Buffer | null;
+  readonly responseOf: string | null;
+}
+
+/** The crawl's exchanges in the order they were stored, `batch` rows at a time. */
+export async function* readExchanges(
+  pool: pg.Pool,
+  crawl: string,
+  batch = 200,
+): AsyncGenerator<ArchivedExchange[]> {
+  let after = 0;
+  for (;;) {
+    const { rows } = await pool.query(
+      `SELECT e.seq, e.record, e.body, r.url AS response_of FROM exchange e
+       LEFT JOIN result r ON r.crawl = e.crawl AND r.response_source = e.source AND r.response_id = e.id
+       WHERE e.crawl = $1 AND e.seq > $2 ORDER BY e.seq LIMIT $3`,
+      [crawl, after, batch],
+    );
+    if (rows.length > 0) {
+      yield rows.map((row) => ({ record: row.record, body: row.body, responseOf: row.response_of }));
+    }
+    if (rows.length < batch) return;
+    after = Number(rows.at(-1).seq);
+  }
 }
 
 /** The crawl's results in URL order, `batch` rows at a time (a crawl's statements are never held whole). */
@@ -346,7 +496,7 @@ export async function* readResults(pool: pg.Pool, crawl: string, batch = 500): A
   let after = '';
   for (;;) {
     const { rows } = await pool.query(
-      `SELECT url, depth, record, statements, handed_over FROM result
+      `SELECT url, depth, record, statements, handed_over, carried FROM result
        WHERE crawl = $1 AND url COLLATE "C" > $2 ORDER BY url COLLATE "C" LIMIT $3`,
       [crawl, after, batch],
     );
@@ -357,6 +507,7 @@ export async function* readResults(pool: pg.Pool, crawl: string, batch = 500): A
         record: JSON.parse(row.record),
         statements: JSON.parse(row.statements),
         handedOver: row.handed_over === null ? null : { ...JSON.parse(row.handed_over), body: null },
+        carried: row.carried,
       };
     }
     if (rows.length < batch) return;

@@ -1,8 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { Clock, CrawlConfig, Logger } from '../core/index.ts';
+import type { Clock, CrawlConfig, Logger, PreviousObservation } from '../core/index.ts';
 import { crawlConfig, urlPld } from '../core/index.ts';
-import { type CrawlTools, createCrawlTools, processFetch, UrlClaims } from '../crawl/index.ts';
-import { extractLinks } from '../rdf/index.ts';
+import {
+  type CrawlFetcher,
+  type CrawlTools,
+  createCrawlTools,
+  processFetch,
+  RevisitPolicy,
+  UrlClaims,
+} from '../crawl/index.ts';
+import { ExchangeBuffer } from './exchanges.ts';
+import { documentLinks } from './links.ts';
 import { openPool } from './pool.ts';
 import {
   activeCrawl,
@@ -15,6 +24,7 @@ import {
   recordOutcome,
   releaseLease,
   renewLeases,
+  storeExchanges,
 } from './store.ts';
 
 export interface WorkerOptions {
@@ -36,6 +46,8 @@ interface Held {
   readonly stop: AbortController;
   /** Local clock time after which no request starts under this lease (renewals move it). */
   deadline: number;
+  /** The robots.txt answers as last stored in the lease row (JSON), so that only changes are written. */
+  robotsStored: string;
 }
 
 /**
@@ -62,11 +74,43 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   }
 }
 
+/**
+ * What a worker crawls one crawl with: the crawl stage's tools; its fetcher again, each request
+ * stopped with the lease of its URL's PLD; the re-visit policy of the one-process crawl when the
+ * crawl is conditional (the previous observation of the URL being fetched comes from its frontier
+ * row; the statements a 304 carries over are read by the coordinator, which has the snapshots);
+ * and, when the crawl keeps an archive, the exchanges not yet stored, under a name of their own.
+ */
+interface WorkerCrawl {
+  readonly tools: CrawlTools;
+  readonly fetcher: CrawlFetcher;
+  readonly revisits: RevisitPolicy | null;
+  readonly previous: Map<string, PreviousObservation>;
+  readonly exchanges: ExchangeBuffer | null;
+  readonly source: string;
+}
+
+function workerCrawl(config: CrawlConfig, held: ReadonlyMap<string, Held>, o: WorkerOptions): WorkerCrawl {
+  const exchanges = config.warc ? new ExchangeBuffer() : null;
+  const tools = createCrawlTools(config, o.clock, undefined, exchanges ? [exchanges] : []);
+  const fetcher: CrawlFetcher = {
+    ...tools.fetcher,
+    fetchDocument: (url, signal, claim, validators) =>
+      tools.fetcher.fetchDocument(url, signal ?? held.get(urlPld(url))?.stop.signal, claim, validators),
+  };
+  const previous = new Map<string, PreviousObservation>();
+  const revisits = config.conditional
+    ? new RevisitPolicy(fetcher, { previous: (url) => previous.get(url), statements: async () => [] })
+    : null;
+  return { tools, fetcher, revisits, previous, exchanges, source: `${o.id}/${randomUUID()}` };
+}
+
 /** Leases PLDs of one crawl and crawls them until the crawl is done or the worker stops. */
 async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, pollMs: number): Promise<number> {
   const config = crawlConfig(crawl.config as Partial<CrawlConfig>);
-  const tools = createCrawlTools(config, o.clock);
   const held = new Map<string, Held>();
+  const w = workerCrawl(config, held, o);
+  const { tools } = w;
   const tasks = new Set<Promise<void>>();
   let recorded = 0;
   let failure: unknown = null;
@@ -78,9 +122,14 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
         const before = o.clock.now();
         const lease = await leasePld(pool, crawl.id, o.id, o.leaseMs);
         if (!lease) break;
-        const h: Held = { lease, stop: new AbortController(), deadline: before + o.leaseMs * LOCAL_SHARE };
+        const h: Held = {
+          lease,
+          stop: new AbortController(),
+          deadline: before + o.leaseMs * LOCAL_SHARE,
+          robotsStored: lease.robots ?? '[]',
+        };
         held.set(lease.pld, h);
-        const task = crawlPld(pool, crawl, h, tools, config, o)
+        const task = crawlPld(pool, crawl, h, w, config, o)
           .then((n) => {
             recorded += n;
           })
@@ -104,6 +153,11 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
     for (const h of held.values()) h.stop.abort();
     await Promise.all(tasks);
     await tools.close();
+    // exchanges no recorded URL took (abandoned or dropped fetches) did happen: the archive keeps them
+    const left = w.exchanges?.take() ?? [];
+    await storeExchanges(pool, crawl.id, w.source, left).catch((error: unknown) =>
+      o.logger.warn({ error: (error as Error).message, exchanges: left.length }, 'exchanges not stored'),
+    );
   }
   if (failure !== null) throw failure;
   return recorded;
@@ -126,33 +180,45 @@ async function renew(
   return before;
 }
 
-/** The PLD's politeness state as the fetcher's gate has it now, to move with the lease. */
-function politeness(tools: CrawlTools, lease: Lease): Lease {
+/**
+ * The PLD's politeness state as the fetcher's gate has it now, and its robots.txt answers where
+ * they changed since last stored, to move with the lease.
+ */
+function politeness(tools: CrawlTools, h: Held): Lease {
+  const { lease } = h;
   const ready = tools.fetcher.readyAt(lease.pld);
+  const robots = JSON.stringify(tools.web.robots.entriesOf(lease.pld));
+  const changed = robots !== h.robotsStored;
+  h.robotsStored = robots;
   return {
     pld: lease.pld,
     nextAllowedMs: Number.isFinite(ready) ? Math.max(ready, lease.nextAllowedMs) : lease.nextAllowedMs,
     delayMs: tools.fetcher.delayFor(lease.pld),
+    robots: changed ? robots : null,
   };
 }
 
 /**
  * Crawls one leased PLD, one URL at a time in the one-process queue's order, with the existing
- * per-document code: the fetcher (politeness, robots.txt, redirects), the URL claims that store a
- * final URL once, and processFetch. A redirect into another PLD stops there: that URL is queued
- * for its PLD's holder (recordOutcome) and this record is completed when the journal is written.
+ * per-document code: the fetcher (politeness, robots.txt, redirects), the re-visit policy, the
+ * URL claims that store a final URL once, and processFetch. A redirect into another PLD stops
+ * there: that URL is queued for its PLD's holder (recordOutcome) and this record is completed when
+ * the journal is written.
  */
 async function crawlPld(
   pool: pg.Pool,
   crawl: CrawlRow,
   h: Held,
-  tools: CrawlTools,
+  w: WorkerCrawl,
   config: CrawlConfig,
   o: WorkerOptions,
 ): Promise<number> {
+  const { tools } = w;
   const { pld } = h.lease;
   const gate = tools.web.gate;
-  // the politeness state moves with the lease: the previous holder's last request counts here too
+  // the politeness state moves with the lease: the previous holder's last request counts here too,
+  // and what it read of robots.txt holds here (read again only once it expires, as in one process)
+  tools.web.robots.adopt(JSON.parse(h.robotsStored));
   gate.setCrawlDelay(pld, h.lease.delayMs);
   if (h.lease.nextAllowedMs > o.clock.now()) gate.penalise(pld, h.lease.nextAllowedMs);
   const claims = new UrlClaims();
@@ -166,28 +232,51 @@ async function crawlPld(
       const next = await nextUrl(pool, crawl.id, pld);
       if (!next) return recorded;
       const claim = (url: string) => urlPld(url) === pld && claims.claim(url, next.url);
-      const fetched = await tools.fetcher.fetchDocument(next.url, h.stop.signal, claim);
+      if (next.previous) w.previous.set(next.url, next.previous);
+      const revisit = w.revisits
+        ? await w.revisits.fetch(next.url, claim).finally(() => w.previous.delete(next.url))
+        : {
+            fetched: await w.fetcher.fetchDocument(next.url, undefined, claim),
+            validation: null,
+            carried: null,
+          };
+      const { fetched } = revisit;
       const where = { segment: segments[Math.min(next.depth, segments.length - 1)], round: next.round };
       const foreign = fetched.handedOver && urlPld(fetched.finalUrl) !== pld;
       const doc =
         fetched.handedOver && !foreign
           ? { record: await claims.handOver(fetched, where), statements: [] }
-          : await processFetch(fetched, where, { config, loadContext: tools.loadContext });
-      const links: string[] = [];
-      if (next.depth < maxDepth) {
-        for (const link of extractLinks(doc.statements)) {
-          if (links.length >= config.maxLinksPerDocument) break;
-          if (link !== next.url && link !== doc.record.finalUrl) links.push(link);
-        }
-      }
-      h.lease = politeness(tools, h.lease);
-      const ok = await recordOutcome(pool, crawl.id, o.id, h.lease, {
-        ...next,
-        record: doc.record,
-        statements: doc.statements,
-        handedOver: foreign ? fetched : null,
-        links,
+          : await processFetch(fetched, where, { config, loadContext: tools.loadContext }, revisit);
+      const links =
+        next.depth < maxDepth
+          ? documentLinks(next.url, doc.record.finalUrl, doc.statements, config.maxLinksPerDocument)
+          : [];
+      h.lease = politeness(tools, h);
+      const exchanges = w.exchanges?.take() ?? [];
+      const ok = await recordOutcome(
+        pool,
+        crawl.id,
+        o.id,
+        h.lease,
+        {
+          url: next.url,
+          depth: next.depth,
+          round: next.round,
+          record: doc.record,
+          statements: doc.statements,
+          handedOver: foreign ? fetched : null,
+          links,
+          // the record's WARC pointer is its final response's, as in one process (a hand-over has none)
+          response: fetched.handedOver ? null : fetched.responseId,
+          carried: revisit.carried !== null,
+        },
+        w.source,
+        exchanges,
+      ).catch((error: unknown) => {
+        w.exchanges?.putBack(exchanges);
+        throw error;
       });
+      if (!ok) w.exchanges?.putBack(exchanges);
       if (!ok) {
         lost = true;
         o.logger.warn({ pld, url: next.url }, 'lease lost before the document was recorded; dropped');
@@ -197,6 +286,6 @@ async function crawlPld(
       recorded++;
     }
   } finally {
-    if (!lost) await releaseLease(pool, crawl.id, o.id, politeness(tools, h.lease));
+    if (!lost) await releaseLease(pool, crawl.id, o.id, politeness(tools, h));
   }
 }

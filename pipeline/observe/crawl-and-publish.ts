@@ -66,6 +66,7 @@ export async function crawlAndPublish(
       progress: ctx.progress,
       signal: ctx.signal,
       revisits,
+      archive: tools.archive,
     },
     run.name,
   ).finally(async () => {

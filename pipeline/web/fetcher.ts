@@ -13,7 +13,7 @@ import { fetchWithRules, type UrlClaim } from './fetch-document.ts';
 import { pinnedConnector } from './pinned-connector.ts';
 import { type PldStats, pldStatsObserver } from './pld-stats.ts';
 import { createPolitenessGate, type PolitenessGate } from './politeness-gate.ts';
-import { createRobotsCache } from './robots-cache.ts';
+import { createRobotsCache, type RobotsCache } from './robots-cache.ts';
 
 /** The crawler's one door to the Web: polite, robots-aware, guarded fetching for one crawl. */
 export interface Fetcher {
@@ -28,6 +28,8 @@ export interface Fetcher {
   fetchContext(url: string, signal?: AbortSignal): Promise<FetchResult>;
   /** The politeness gate every request of this fetcher waits at; ask it `readyAt(pld)` to schedule. */
   readonly gate: PolitenessGate;
+  /** The robots.txt answers cached so far, per PLD, and taking another fetcher's (a distributed lease). */
+  readonly robots: Pick<RobotsCache, 'entriesOf' | 'adopt'>;
   /** Statistics per PLD so far (live objects: copy them to keep a snapshot). */
   stats(): ReadonlyMap<string, Readonly<PldStats>>;
   /** Closes the connections; the fetcher is unusable afterwards. */
@@ -72,6 +74,7 @@ export function createFetcher(
       fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal, claim, validators),
     fetchContext: (url, signal) => fetchWithRules(ctx, robots, url, ACCEPT_JSONLD, signal),
     gate: ctx.gate,
+    robots,
     stats: () => stats.table,
     close: () => dispatcher.close(),
   };

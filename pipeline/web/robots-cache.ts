@@ -14,6 +14,23 @@ export interface RobotsCache {
    * cannot be read for now), or `dns` / `blocked_address` / `tls` / `refused` when the host cannot be fetched.
    */
   check(url: URL, signal?: AbortSignal): Promise<Unreachable | null>;
+  /** The answers cached for the authorities of `pld`, to hand to another fetcher (a distributed lease). */
+  entriesOf(pld: string): RobotsEntry[];
+  /** Takes answers another fetcher cached, where this one has none as fresh; they expire as they would there. */
+  adopt(entries: readonly RobotsEntry[]): void;
+}
+
+/**
+ * An authority's robots.txt as read: its text (null: none to obey, everything allowed), or why it
+ * cannot be read. Plain data, so that it can move to another fetcher.
+ */
+export type RobotsAnswer = { readonly text: string | null } | Unreachable;
+
+/** A cached answer: the authority, what its robots.txt said, and until when it holds (clock time). */
+export interface RobotsEntry {
+  readonly origin: string;
+  readonly answer: RobotsAnswer;
+  readonly expiresAt: number;
 }
 
 /**
@@ -26,6 +43,7 @@ type Unreachable = { readonly code: ErrorCode; readonly message: string };
 const HOST_FAILURES = new Set<ErrorCode>(['dns', 'blocked_address', ...TLS_ERROR_CODES, 'refused']);
 
 interface Entry {
+  readonly answer: RobotsAnswer;
   readonly policy: RobotsPolicy | Unreachable;
   readonly expiresAt: number;
 }
@@ -35,7 +53,7 @@ function unavailable(message: string): Unreachable {
 }
 
 /** What the robots.txt of an authority says, after following its redirects. */
-async function loadPolicy(ctx: WebContext, origin: string): Promise<RobotsPolicy | Unreachable> {
+async function loadAnswer(ctx: WebContext, origin: string): Promise<RobotsAnswer> {
   let url = new URL('/robots.txt', origin);
   const seen = new Set([url.href]);
   for (let hop = 0; ; hop++) {
@@ -61,13 +79,13 @@ async function loadPolicy(ctx: WebContext, origin: string): Promise<RobotsPolicy
     }
     const { status, headers } = response;
     if (status >= 200 && status < 300) {
-      return parseRobots(robotsText(response.body, response.truncated), origin, ctx.config.productToken);
+      return { text: robotsText(response.body, response.truncated) };
     }
     if ([301, 302, 303, 307, 308].includes(status)) {
       const next = URL.parse(headers.location ?? '', url);
       // RFC 9309 2.3.1.2: past five redirects (or a broken one) the file MAY be taken as unavailable: allow all
       if (!next || !/^https?:$/.test(next.protocol) || seen.has(next.href) || hop >= ROBOTS_MAX_REDIRECTS) {
-        return ALLOW_ALL;
+        return { text: null };
       }
       seen.add(next.href);
       url = next;
@@ -78,7 +96,7 @@ async function loadPolicy(ctx: WebContext, origin: string): Promise<RobotsPolicy
       if (wait !== null) ctx.gate.penalise(payLevelDomain(url.hostname), ctx.clock.now() + wait);
       return unavailable(`${url.href} answered ${status}`);
     }
-    if (status >= 400) return ALLOW_ALL;
+    if (status >= 400) return { text: null };
     return unavailable(`${url.href} answered ${status}`); // 1xx or an odd 3xx: we cannot tell what it says
   }
 }
@@ -92,14 +110,29 @@ export function createRobotsCache(ctx: WebContext): RobotsCache {
   const entries = new Map<string, Entry>();
   const loading = new Map<string, Promise<Entry>>();
 
-  const load = async (origin: string, host: string): Promise<Entry> => {
-    const policy = await loadPolicy(ctx, origin);
-    const ttl = 'code' in policy ? ctx.config.robotsUnavailableTtlMs : ctx.config.robotsTtlMs;
+  /** The authorities cached per PLD: entriesOf is asked after every document of a distributed worker. */
+  const originsOf = new Map<string, Set<string>>();
+
+  const remember = (origin: string, answer: RobotsAnswer, expiresAt: number): Entry => {
+    const pld = payLevelDomain(new URL(origin).hostname);
+    const policy =
+      'code' in answer
+        ? answer
+        : answer.text === null
+          ? ALLOW_ALL
+          : parseRobots(answer.text, origin, ctx.config.productToken);
     if ('crawlDelayMs' in policy && policy.crawlDelayMs !== null)
-      ctx.gate.setCrawlDelay(payLevelDomain(host), policy.crawlDelayMs);
-    const entry = { policy, expiresAt: ctx.clock.now() + ttl };
+      ctx.gate.setCrawlDelay(pld, policy.crawlDelayMs);
+    const entry = { answer, policy, expiresAt };
     entries.set(origin, entry);
+    originsOf.set(pld, (originsOf.get(pld) ?? new Set()).add(origin));
     return entry;
+  };
+
+  const load = async (origin: string): Promise<Entry> => {
+    const answer = await loadAnswer(ctx, origin);
+    const ttl = 'code' in answer ? ctx.config.robotsUnavailableTtlMs : ctx.config.robotsTtlMs;
+    return remember(origin, answer, ctx.clock.now() + ttl);
   };
 
   return {
@@ -110,7 +143,7 @@ export function createRobotsCache(ctx: WebContext): RobotsCache {
         let pending = loading.get(origin);
         if (!pending) {
           // not tied to one caller's signal: others may be waiting for the same file
-          pending = load(origin, url.hostname).finally(() => loading.delete(origin));
+          pending = load(origin).finally(() => loading.delete(origin));
           loading.set(origin, pending);
         }
         entry = await pending;
@@ -119,6 +152,20 @@ export function createRobotsCache(ctx: WebContext): RobotsCache {
       const { policy } = entry;
       if ('code' in policy) return policy;
       return policy.isAllowed(url) ? null : { code: 'robots', message: `disallowed by ${origin}/robots.txt` };
+    },
+    entriesOf(pld) {
+      return [...(originsOf.get(pld) ?? [])].map((origin) => {
+        const { answer, expiresAt } = entries.get(origin)!;
+        return { origin, answer, expiresAt };
+      });
+    },
+    adopt(given) {
+      for (const { origin, answer, expiresAt } of given) {
+        const mine = entries.get(origin);
+        if (loading.has(origin) || expiresAt <= ctx.clock.now() || (mine && mine.expiresAt >= expiresAt))
+          continue;
+        remember(origin, answer, expiresAt);
+      }
     },
   };
 }

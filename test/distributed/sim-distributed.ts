@@ -11,9 +11,9 @@ import { runWeeklySnapshot, type WeeklyOutcome } from '../../pipeline/observe/in
 import type { SimWeb } from '../../pipeline/simweb/index.ts';
 import { simCrawlConfig } from '../observe/sim-weekly.ts';
 
-/** What both modes crawl with in these tests: no archive and no re-visit validators (workers keep neither yet). */
+/** What both modes crawl with in these tests: the simulated Web's config, archive and re-visit validators on. */
 export function distributedConfig(sim: SimWeb, over: Partial<CrawlConfig> = {}): CrawlConfig {
-  return simCrawlConfig(sim, { warc: false, conditional: false, ...over });
+  return simCrawlConfig(sim, over);
 }
 
 export interface WeekRun {

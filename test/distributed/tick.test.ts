@@ -8,9 +8,11 @@ import { coordinatedCrawl } from '../../pipeline/distributed/index.ts';
 import { latestSchedule, runTick, type TickOutcome } from '../../pipeline/observe/index.ts';
 import { dueUrls, SLOT_MS, WEEK } from '../../pipeline/schedule/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
+import { verifySnapshot } from '../../pipeline/snapshot/index.ts';
 import { CLI, runCli } from '../commands/cli-process.ts';
 import { rdfDocuments } from '../observe/sim-weekly.ts';
 import { firstDifferences, publishedContent } from '../soak/published-content.ts';
+import { archiveRecords, revisitColumns } from './archive-content.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
 import {
   distributedConfig,
@@ -71,6 +73,7 @@ function copyOfWeek(prefix: string): string {
 
 function tick(root: string, crawl?: ReturnType<typeof coordinatedCrawl>): Promise<TickOutcome> {
   sim.setClock(at);
+  sim.clearRequestLog();
   return runTick({
     root,
     config: week.config,
@@ -88,14 +91,33 @@ function published(outcome: TickOutcome): string {
   return outcome.snapshot.folder;
 }
 
-test('a tick through the coordinator with 2 workers publishes the documents and quads of the one-process tick', async () => {
-  const reference = await publishedContent(published(await tick(copyOfWeek('tick-one-'))));
+/** Answers of the simulated Web since the last tick began, per status: `status xN`. */
+function answers(): string[] {
+  const counts = new Map<number | null, number>();
+  for (const { status } of sim.requestLog()) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${status} x${n}`).sort();
+}
+
+test('a tick through the coordinator with 2 workers publishes the documents, quads, re-visits and archive of the one-process tick', async () => {
+  const referenceFolder = published(await tick(copyOfWeek('tick-one-')));
+  const referenceAnswers = answers();
+  const reference = await publishedContent(referenceFolder);
   assert.equal(reference.documents.length, due);
   const url = await server.database('tick');
   const { outcome, recorded } = await withWorkers(url, 2, () =>
     tick(copyOfWeek('tick-coordinated-'), coordinatedCrawl(url)),
   );
-  const content = await publishedContent(published(outcome));
+  // the workers sent the validators one process sends: the server answered as many 304s (and 200s)
+  assert.ok(
+    referenceAnswers.some((line) => line.startsWith('304 ')),
+    `${referenceAnswers}`,
+  );
+  assert.deepEqual(answers(), referenceAnswers);
+  const folder = published(outcome);
+  assert.deepEqual(firstDifferences(await revisitColumns(referenceFolder), await revisitColumns(folder)), []);
+  assert.deepEqual(firstDifferences(await archiveRecords(referenceFolder), await archiveRecords(folder)), []);
+  await verifySnapshot(folder);
+  const content = await publishedContent(folder);
   assert.deepEqual(content.duplicateUrls, []);
   assert.deepEqual(firstDifferences(reference.documents, content.documents), []);
   assert.deepEqual(firstDifferences(reference.quads, content.quads), []);

@@ -43,7 +43,18 @@ async function web(concurrency = 64): Promise<{ sim: SimWeb; week: WeekRun }> {
   return { sim, week };
 }
 
-test('three workers share the PLDs and keep every PLD a delay apart at the server', async () => {
+/** Rows of a query on the coordinator's database at `url`. */
+async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+test('three workers share the PLDs, keep every PLD a delay apart and read each robots.txt once at the server', async () => {
   // few leases per worker, so that no worker can hold every PLD
   const { sim, week } = await web(4);
   try {
@@ -52,8 +63,23 @@ test('three workers share the PLDs and keep every PLD a delay apart at the serve
     assert.equal(outcome.status, 'published');
     assert.ok(recorded.filter((n) => n > 0).length >= 2, `recorded per worker: ${recorded}`);
     const log = sim.requestLog();
-    assert.ok(log.some((e) => e.path.endsWith('/robots.txt')));
     assert.deepEqual(politenessViolations(log, DELAY), []);
+    // PLDs changed hands (each round leases them afresh), and robots.txt moved with the lease
+    const shared = await query(
+      url,
+      'SELECT pld FROM result GROUP BY pld HAVING count(DISTINCT recorded_by) > 1 ORDER BY pld',
+    );
+    assert.ok(shared.length > 0, 'some PLD was crawled by two workers');
+    const robots = new Map<string, number>();
+    for (const e of log.filter((e) => e.path === '/robots.txt')) {
+      const host = `${e.scheme}://${e.host}`;
+      robots.set(host, (robots.get(host) ?? 0) + 1);
+    }
+    assert.ok(robots.size > 0);
+    assert.deepEqual(
+      [...robots].filter(([, n]) => n > 1),
+      [],
+    );
   } finally {
     await sim.close();
   }
