@@ -15,8 +15,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { readJournalDocuments } from '../../pipeline/crawl/index.ts';
-import { duckDbMemoryLimit, openDuckDb, sqlString } from '../../pipeline/snapshot/duckdb-session.ts';
+import { duckDbMemoryLimit } from '../../pipeline/snapshot/duckdb-session.ts';
 import { publishWeek } from '../snapshot/sample-crawl.ts';
+import { plainCopySeconds } from './plain-copy.ts';
 
 const STATEMENTS = Number(process.env.BENCH_PUBLISH_STATEMENTS ?? 4_000_000);
 const START = Date.UTC(2026, 10, 16);
@@ -43,25 +44,6 @@ function phaseLog(): { log: pino.Logger; phases: Map<string, [number, number]> }
     },
   });
   return { log: pino({ level: 'info' }, sink), phases };
-}
-
-/** Seconds DuckDB takes to COPY the rows of quads.parquet from a table to a zstd Parquet file. */
-async function plainCopySeconds(quadsFile: string, scratch: string): Promise<number> {
-  await rm(join(scratch, 'copy.duckdb'), { force: true });
-  const session = await openDuckDb({
-    path: join(scratch, 'copy.duckdb'),
-    tempDirectory: join(scratch, 'copy.tmp'),
-  });
-  try {
-    await session.connection.run(`CREATE TABLE q AS SELECT * FROM read_parquet(${sqlString(quadsFile)})`);
-    const t0 = performance.now();
-    await session.connection.run(
-      `COPY q TO ${sqlString(join(scratch, 'copy.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
-    );
-    return (performance.now() - t0) / 1000;
-  } finally {
-    session.close();
-  }
 }
 
 const peakRss = () => Math.round(process.resourceUsage().maxRSS / 1024);
