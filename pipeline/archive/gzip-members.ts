@@ -24,11 +24,17 @@ function deflateStart(buf: Buffer): number | null {
   return at <= buf.length ? at : null;
 }
 
+/** A complete gzip member: its length in the file and what it inflates to. */
+export interface InflatedMember {
+  readonly length: number;
+  readonly body: Buffer;
+}
+
 /**
- * The length of the complete gzip member at the start of `buf`, checked against its CRC-32 and
- * size; null when `buf` holds no complete, sound member there (cut short, or not gzip).
+ * The complete gzip member at the start of `buf`, inflated (natively), checked against its CRC-32
+ * and size; null when `buf` holds no complete, sound member there (cut short, or not gzip).
  */
-export function memberLength(buf: Buffer): number | null {
+export function inflateMember(buf: Buffer): InflatedMember | null {
   const start = deflateStart(buf);
   if (start === null) return null;
   let inflated: { buffer: Buffer; engine: { bytesWritten: number } };
@@ -43,15 +49,25 @@ export function memberLength(buf: Buffer): number | null {
   const sound =
     buf.readUInt32LE(end - 8) === zlib.crc32(inflated.buffer) &&
     buf.readUInt32LE(end - 4) === inflated.buffer.length % 2 ** 32;
-  return sound ? end : null;
+  return sound ? { length: end, body: inflated.buffer } : null;
+}
+
+/** The length of the complete gzip member at the start of `buf` (see inflateMember), or null. */
+export function memberLength(buf: Buffer): number | null {
+  return inflateMember(buf)?.length ?? null;
+}
+
+/** A whole gzip member of a file: where it starts, its length, and what it inflates to. */
+export interface FileMember extends InflatedMember {
+  readonly offset: number;
 }
 
 /**
- * How many bytes at the start of `file` are whole gzip members: what a file torn by a crash is cut
- * back to. Reads member by member, never more than `maxMemberBytes` at once (a member that would
- * need more counts as torn, so the bound must cover the largest member the writer writes).
+ * The whole gzip members at the start of `file`, in order, inflated natively; ends at the file's
+ * end or at the first member that is not whole. Reads member by member, never more than
+ * `maxMemberBytes` at once (a member that would need more counts as not whole).
  */
-export function completeMembersBytes(file: string, maxMemberBytes: number): number {
+export function* gzipMembers(file: string, maxMemberBytes = Number.POSITIVE_INFINITY): Generator<FileMember> {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -59,9 +75,10 @@ export function completeMembersBytes(file: string, maxMemberBytes: number): numb
     let window = Buffer.alloc(0);
     let windowStart = 0;
     while (offset < size) {
-      const length = memberLength(window.subarray(offset - windowStart));
-      if (length !== null) {
-        offset += length;
+      const member = inflateMember(window.subarray(offset - windowStart));
+      if (member !== null) {
+        yield { offset, ...member };
+        offset += member.length;
         continue;
       }
       const have = windowStart + window.length - offset;
@@ -71,8 +88,17 @@ export function completeMembersBytes(file: string, maxMemberBytes: number): numb
       windowStart = offset;
       window = window.subarray(0, readSync(fd, window, 0, want, offset));
     }
-    return offset;
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * How many bytes at the start of `file` are whole gzip members: what a file torn by a crash is cut
+ * back to (see gzipMembers; the bound must cover the largest member the writer writes).
+ */
+export function completeMembersBytes(file: string, maxMemberBytes: number): number {
+  let whole = 0;
+  for (const member of gzipMembers(file, maxMemberBytes)) whole = member.offset + member.length;
+  return whole;
 }

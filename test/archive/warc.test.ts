@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
+import { CDXIndexer } from 'warcio';
 import {
   type CrawlArchive,
   cdxjEntries,
@@ -190,6 +191,16 @@ describe('WARC archive of a fetcher', () => {
       return `${e.filename}@${e.offset}`;
     });
     for (const p of pointed) assert.ok(indexed.includes(p), `${p} is indexed`);
+    // the records are handed to Webrecorder's indexer inflated: its lines must be those it writes
+    // when it reads the gzipped files itself
+    const indexer = new CDXIndexer({ format: 'cdxj' });
+    const own: string[] = [];
+    const sources = warcFilesIn(dir).map((filename) => ({
+      filename,
+      reader: createReadStream(join(dir, filename)),
+    }));
+    for await (const entry of indexer.iterIndex(sources)) own.push(indexer.serializeCDXJ(entry).trimEnd());
+    assert.deepEqual(lines, own);
   });
 
   it('cuts a torn last record after a crash and goes on writing whole records', async () => {

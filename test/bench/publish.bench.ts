@@ -15,8 +15,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { readJournalDocuments } from '../../pipeline/crawl/index.ts';
-import { duckDbMemoryLimit, openDuckDb, sqlString } from '../../pipeline/snapshot/duckdb-session.ts';
+import { duckDbMemoryLimit } from '../../pipeline/snapshot/duckdb-session.ts';
 import { publishWeek } from '../snapshot/sample-crawl.ts';
+import { plainCopySeconds } from './plain-copy.ts';
 
 const STATEMENTS = Number(process.env.BENCH_PUBLISH_STATEMENTS ?? 4_000_000);
 const START = Date.UTC(2026, 10, 16);
@@ -30,38 +31,25 @@ function writeJournal(dir: string): { documents: number; statements: number } {
   return JSON.parse(out) as { documents: number; statements: number };
 }
 
-/** A logger that keeps each publish phase's milliseconds and the peak RSS (MiB) when it ended. */
-function phaseLog(): { log: pino.Logger; phases: Map<string, [number, number]> } {
-  const phases = new Map<string, [number, number]>();
+/** A logger that keeps each publish phase's milliseconds, CPU milliseconds and the peak RSS (MiB) when it ended. */
+function phaseLog(): { log: pino.Logger; phases: Map<string, [number, number, number]> } {
+  const phases = new Map<string, [number, number, number]>();
   const sink = new Writable({
     write(chunk, _encoding, done) {
       for (const line of String(chunk).split('\n').filter(Boolean)) {
-        const entry = JSON.parse(line) as { msg?: string; phase: string; ms: number; peakRssMiB: number };
-        if (entry.msg === 'publish phase') phases.set(entry.phase, [entry.ms, entry.peakRssMiB]);
+        const entry = JSON.parse(line) as {
+          msg?: string;
+          phase: string;
+          ms: number;
+          cpuMs: number;
+          peakRssMiB: number;
+        };
+        if (entry.msg === 'publish phase') phases.set(entry.phase, [entry.ms, entry.cpuMs, entry.peakRssMiB]);
       }
       done();
     },
   });
   return { log: pino({ level: 'info' }, sink), phases };
-}
-
-/** Seconds DuckDB takes to COPY the rows of quads.parquet from a table to a zstd Parquet file. */
-async function plainCopySeconds(quadsFile: string, scratch: string): Promise<number> {
-  await rm(join(scratch, 'copy.duckdb'), { force: true });
-  const session = await openDuckDb({
-    path: join(scratch, 'copy.duckdb'),
-    tempDirectory: join(scratch, 'copy.tmp'),
-  });
-  try {
-    await session.connection.run(`CREATE TABLE q AS SELECT * FROM read_parquet(${sqlString(quadsFile)})`);
-    const t0 = performance.now();
-    await session.connection.run(
-      `COPY q TO ${sqlString(join(scratch, 'copy.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
-    );
-    return (performance.now() - t0) / 1000;
-  } finally {
-    session.close();
-  }
 }
 
 const peakRss = () => Math.round(process.resourceUsage().maxRSS / 1024);
@@ -86,7 +74,7 @@ export default async function (): Promise<void> {
     // the COPY sessions come after both publishes, so that their memory is not in the publish's peak
     const publishPeak = peakRss();
     process.stdout.write(
-      '| snapshot | journal statements/s | published rows | seconds | plain COPY s | publish / COPY | data.nq.gz bytes | phases: s (peak RSS so far) |\n',
+      '| snapshot | journal statements/s | published rows | seconds | plain COPY s | publish / COPY | data.nq.gz bytes | phases: s / CPU s (peak RSS so far) |\n',
     );
     process.stdout.write('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const { published, seconds, phases } of runs) {
@@ -94,7 +82,10 @@ export default async function (): Promise<void> {
       const m = published.manifest;
       const nq = m.files.find((f) => f.name === 'data.nq.gz')!.bytes;
       const phaseText = [...phases]
-        .map(([p, [ms, peak]]) => `${p} ${(ms / 1000).toFixed(1)} (${peak} MiB)`)
+        .map(
+          ([p, [ms, cpuMs, peak]]) =>
+            `${p} ${(ms / 1000).toFixed(1)} / ${(cpuMs / 1000).toFixed(1)} (${peak} MiB)`,
+        )
         .join(', ');
       process.stdout.write(
         `| ${m.name} | ${Math.round(written.statements / seconds)} | ${m.counts.statements} | ${seconds.toFixed(1)} | ${copy.toFixed(2)} | ${(seconds / copy).toFixed(1)} | ${nq} | ${phaseText} |\n`,

@@ -13,7 +13,10 @@
  * it. The command is one process (DuckDB and the parse workers are threads of it), so the maxrss
  * of /usr/bin/time is the peak of everything it runs (also after the command replaced itself to run
  * under MALLOC_ARENA_MAX=2, pipeline/cli.ts: the same process); the load average is printed beside each size,
- * and a second table gives each publish phase's seconds and where the run's peak was reached.
+ * and a second table gives each publish phase's seconds and where the run's peak was reached. The
+ * publish's statements per second are the published rows over its seconds, and "x plain COPY" its
+ * seconds over those of a plain DuckDB COPY of the same rows (plain-copy.ts, run in this process
+ * after the snapshot's has exited), as `npm run bench publish` prints for a synthetic journal.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,6 +24,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, simTruth, startSimWebProcess } from '../commands/cli-process.ts';
+import { plainCopySeconds } from './plain-copy.ts';
 
 const SIZES = (process.env.BENCH_SCALE_DOCS ?? '50000,200000').split(',').map(Number);
 const PLDS = Number(process.env.BENCH_SCALE_PLDS ?? 650);
@@ -35,11 +39,13 @@ interface WeekRun {
   readonly seconds: number;
   readonly crawlSeconds: number;
   readonly publishSeconds: number;
+  /** Seconds a plain DuckDB COPY of the published quads takes (see plainCopySeconds), measured after the run. */
+  readonly copySeconds: number;
   readonly peakRssMiB: number;
   readonly crawlPeakRssMiB: number;
   readonly publishStartRssMiB: number;
-  /** Each publish phase's seconds and the process's peak RSS (MiB) when it ended, in order. */
-  readonly phases: readonly { phase: string; seconds: number; peakRssMiB: number }[];
+  /** Each publish phase's seconds, CPU seconds (all threads) and the process's peak RSS (MiB) when it ended, in order. */
+  readonly phases: readonly { phase: string; seconds: number; cpuSeconds: number; peakRssMiB: number }[];
   /** One-minute load average at the start and the end of the run. */
   readonly load: readonly [number, number];
 }
@@ -67,6 +73,7 @@ interface LogLine {
   peakRssMiB?: number;
   phase?: string;
   ms?: number;
+  cpuMs?: number;
 }
 
 /** The log lines whose message is `msg`. */
@@ -127,6 +134,7 @@ async function week(docs: number, work: string): Promise<WeekRun> {
     const manifest = JSON.parse(await readFile(join(out, '2026-01-05', 'manifest.json'), 'utf8')) as {
       counts: { documents: number; statements: number };
     };
+    const copySeconds = await plainCopySeconds(join(out, '2026-01-05', 'quads.parquet'), work);
     await rm(out, { recursive: true, force: true });
     return {
       docs,
@@ -136,12 +144,14 @@ async function week(docs: number, work: string): Promise<WeekRun> {
       seconds,
       crawlSeconds: (crawled.time - began) / 1000,
       publishSeconds: (published - crawled.time) / 1000,
+      copySeconds,
       peakRssMiB: Number(rss?.[1] ?? Number.NaN) / 1024,
       crawlPeakRssMiB: crawled.peakRssMiB ?? Number.NaN,
       publishStartRssMiB: crawled.rssMiB ?? Number.NaN,
       phases: loggedAll(log, 'publish phase').map((p) => ({
         phase: p.phase!,
         seconds: p.ms! / 1000,
+        cpuSeconds: p.cpuMs! / 1000,
         peakRssMiB: p.peakRssMiB!,
       })),
       load: [load, loadavg()[0]],
@@ -156,24 +166,26 @@ export default async function (): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'bench-scale-'));
   try {
     process.stdout.write(
-      '| simulated Web | kernel | documents | statements | crawl s | publish s | total s | publish statements/s | crawl peak RSS MiB | RSS at publish start MiB | peak RSS MiB | load average |\n',
+      '| simulated Web | kernel | documents | statements | crawl s | publish s | total s | publish statements/s | x plain COPY | crawl peak RSS MiB | RSS at publish start MiB | peak RSS MiB | load average |\n',
     );
     process.stdout.write(
-      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n',
+      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n',
     );
     const runs: WeekRun[] = [];
     for (const docs of SIZES) {
       const r = await week(docs, work);
       runs.push(r);
       process.stdout.write(
-        `| ${r.docs} docs, ${PLDS} PLDs | ${r.kernel} | ${r.documents} | ${r.statements} | ${r.crawlSeconds.toFixed(0)} | ${r.publishSeconds.toFixed(0)} | ${r.seconds.toFixed(0)} | ${Math.round(r.statements / r.publishSeconds)} | ${r.crawlPeakRssMiB} | ${r.publishStartRssMiB} | ${r.peakRssMiB.toFixed(0)} | ${r.load.map((l) => l.toFixed(1)).join('-')} |\n`,
+        `| ${r.docs} docs, ${PLDS} PLDs | ${r.kernel} | ${r.documents} | ${r.statements} | ${r.crawlSeconds.toFixed(0)} | ${r.publishSeconds.toFixed(0)} | ${r.seconds.toFixed(0)} | ${Math.round(r.statements / r.publishSeconds)} | ${(r.publishSeconds / r.copySeconds).toFixed(1)} | ${r.crawlPeakRssMiB} | ${r.publishStartRssMiB} | ${r.peakRssMiB.toFixed(0)} | ${r.load.map((l) => l.toFixed(1)).join('-')} |\n`,
       );
     }
     process.stdout.write(
-      '\n| simulated Web | peak set in | publish phases: seconds (peak RSS MiB so far) |\n| ---: | --- | --- |\n',
+      '\n| simulated Web | peak set in | publish phases: seconds / CPU seconds (peak RSS MiB so far) |\n| ---: | --- | --- |\n',
     );
     for (const r of runs) {
-      const phases = r.phases.map((p) => `${p.phase} ${p.seconds.toFixed(1)} (${p.peakRssMiB})`).join(', ');
+      const phases = r.phases
+        .map((p) => `${p.phase} ${p.seconds.toFixed(1)} / ${p.cpuSeconds.toFixed(1)} (${p.peakRssMiB})`)
+        .join(', ');
       process.stdout.write(`| ${r.docs} docs | ${peakPhase(r)} | ${phases} |\n`);
     }
     if (runs.length > 1) {
