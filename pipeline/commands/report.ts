@@ -9,6 +9,7 @@ interface ReportCliOptions {
   estimation?: string;
   roundsKind: string;
   weeklyCrawls: string;
+  expansion?: string;
 }
 
 /** `observatory report`: the papers' figures from the published snapshots, as SVG, CSV and a Markdown index. */
@@ -26,6 +27,10 @@ export function reportCommand(): Command {
     .option('--estimation <dir>', 'a folder of `estimate --json` outputs (*.json): included as a table')
     .option('--rounds-kind <kind>', 'the snapshot kind whose crawls Figures 2 and 3 show', EXPANSION_KIND)
     .option(
+      '--expansion <run>',
+      'the expansion run (YYYY-MM-DDTHHMMZ, when its crawl 1 started) whose crawls Figures 2 and 3 show; default the newest',
+    )
+    .option(
       '--weekly-crawls <n>',
       'without snapshots of that kind, Figures 2 and 3 show the newest n weekly snapshots',
       '1',
@@ -39,8 +44,7 @@ export function reportCommand(): Command {
         out: cli.out,
         evaluation: cli.evaluation ?? null,
         estimation: cli.estimation ?? null,
-        roundsKind: cli.roundsKind,
-        weeklyCrawls,
+        rounds: { kind: cli.roundsKind, weeklyCrawls, run: cli.expansion },
       });
       process.stdout.write(
         `wrote ${report.files.length} files (${report.reproductions.length} figures from the snapshots) to ${cli.out}; see ${REPORT_INDEX}\n`,

@@ -56,6 +56,8 @@ export interface ExpansionCrawl {
   /** Start and end of the crawl (epoch ms), fixed once, so that a rerun sees the same crawl. */
   readonly startedAt: number;
   readonly endedAt: number;
+  /** When crawl 1 of this expansion started: the same for all its crawls and across reruns, it names the run. */
+  readonly runStartedAt: number;
   readonly stats: CrawlStatsSnapshot;
 }
 
@@ -102,6 +104,7 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
   const maxRounds = o.roundsAreHops ? o.hops + 1 : Number.POSITIVE_INFINITY;
   const kernel = new Map<string, string>();
   const crawls: CrawlStatsSnapshot[] = [];
+  let runStartedAt = Number.NaN;
   for (let i = 1; i <= o.repeat; i++) {
     const dir = join(o.workDir, `crawl-${i}`);
     // the start is written before the first fetch: a resumed crawl keeps its name and start
@@ -111,6 +114,8 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
       makeDirectory(dir, 'the crawl folder');
       await writeAtomically(join(dir, TIMES_FILE), JSON.stringify(times));
     }
+    // a rerun passes crawl 1 again (resumed or finished), so its recorded start names the run
+    if (i === 1) runStartedAt = times.startedAt;
     const name = o.crawlName?.(i, times.startedAt) ?? `crawl-${i}`;
     const archive = o.archive && o.config.warc ? join(dir, 'warc') : null;
     // each crawl gets a fresh fetcher: robots.txt and politeness state as on separate runs
@@ -151,6 +156,7 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
       maxRounds,
       startedAt: times.startedAt,
       endedAt,
+      runStartedAt,
       stats: result.stats,
     });
     for await (const { record } of readJournalDocuments(dir, { logger: o.logger })) {

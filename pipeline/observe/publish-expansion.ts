@@ -1,6 +1,6 @@
 import { type Clock, type CrawlConfig, createProgress, type Logger } from '../core/index.ts';
 import { type ExpansionCrawl, type PolicyName, readJournalDocuments } from '../crawl/index.ts';
-import { linkSnapshotTables, listSnapshots, publishSnapshot } from '../snapshot/index.ts';
+import { expansionRunName, linkSnapshotTables, listSnapshots, publishSnapshot } from '../snapshot/index.ts';
 
 /** How the expansion crawled: recorded in each of its snapshots' manifests. */
 export interface ExpansionSetup {
@@ -49,7 +49,13 @@ export function expansionPublisher(
         policy,
         plan: { maxDepth: plan.hops, maxDocuments: null, maxRounds: crawl.maxRounds },
       },
-      expansion: { crawl: crawl.crawl, of: crawl.of, hops: plan.hops, seeds: plan.seeds },
+      expansion: {
+        run: expansionRunName(crawl.runStartedAt),
+        crawl: crawl.crawl,
+        of: crawl.of,
+        hops: plan.hops,
+        seeds: plan.seeds,
+      },
       documents: () => readJournalDocuments(crawl.dir, { logger }),
       ...(crawl.archive ? { archive: crawl.archive } : {}),
       clock,

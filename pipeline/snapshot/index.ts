@@ -41,7 +41,13 @@ export {
 } from './schema.ts';
 export type { PldFigures, SnapshotDigest } from './snapshot-digest.ts';
 export { computeDigest, DIGEST_FILE, DIGEST_VERSION, publishedDigest } from './snapshot-digest.ts';
-export { isSnapshotName, SNAPSHOT_KINDS, snapshotKindOf, snapshotName } from './snapshot-name.ts';
+export {
+  expansionRunName,
+  isSnapshotName,
+  SNAPSHOT_KINDS,
+  snapshotKindOf,
+  snapshotName,
+} from './snapshot-name.ts';
 export type { RankedCount, SnapshotStats } from './snapshot-stats.ts';
 export type { TableLinks } from './table-links.ts';
 export { linkSnapshotTables, TABLES_DIR, tableViewPath } from './table-links.ts';

@@ -27,6 +27,13 @@ export interface ReparsedFrom {
 
 /** Which crawl of a kernel expansion an `expand` snapshot holds (`observatory expand`). */
 export interface ExpansionOfSnapshot {
+  /**
+   * The expansion run (one `observatory expand` and its reruns) this crawl belongs to: the start
+   * minute of its crawl 1, `YYYY-MM-DDTHHMMZ` (`expansionRunName`), the same in all its crawls.
+   * Absent in manifests published before it was recorded; readers then group by crawl number
+   * (pipeline/stats/expansion-runs.ts).
+   */
+  readonly run?: string;
   /** The crawl's number, 1 to `of`. */
   readonly crawl: number;
   /** Crawls of the expansion (`--repeat`). */

@@ -37,6 +37,14 @@ export function snapshotName(kind: SnapshotKind, startMs: number, crawl?: number
   return `${minute}-expand-${crawl}`;
 }
 
+/**
+ * The name of a kernel expansion run whose crawl 1 started at `firstStartMs`: that crawl's folder
+ * name without `-expand-1`, so a run is found among the folders by its name.
+ */
+export function expansionRunName(firstStartMs: number): string {
+  return snapshotName('interval', firstStartMs);
+}
+
 /** The kind whose name form `name` has, or null when snapshotName cannot produce it. */
 export function snapshotKindOf(name: string): SnapshotKind | null {
   for (const [kind, form] of NAME_FORMS) {

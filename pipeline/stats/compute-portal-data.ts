@@ -241,6 +241,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       { turtle: join(o.dataDir, DATASET_TURTLE), jsonld: join(o.dataDir, DATASET_JSONLD) },
       o.baseUrl,
       snapshots,
+      expansions,
       o,
     );
     // the catalogue the portal was built from, republished beside the downloads so that a mirror

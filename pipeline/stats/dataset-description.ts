@@ -1,6 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { DataFactory, type Quad, type Quad_Object, Writer } from 'n3';
-import type { SnapshotView } from './portal-data.ts';
+import type { DownloadFile, ExpansionView, SnapshotView } from './portal-data.ts';
 
 const { namedNode, literal, blankNode, quad } = DataFactory;
 
@@ -20,6 +20,8 @@ export const DATA_LICENCE = 'https://creativecommons.org/licenses/by/4.0/';
 export const DATASET_TITLE = 'Linked Data Observatory snapshots';
 export const DATASET_DESCRIPTION =
   'Weekly snapshots of a kernel of Linked Data documents plus an adaptive crawl, and sub-weekly re-visits of the dynamic ones, as N-Quads and Parquet.';
+const EXPANSION_DESCRIPTION =
+  'The breadth-first crawls from the core seeds that found the kernel (observatory expand), one snapshot of kind expand each; their round column is the hop from the seeds. They observe no change.';
 /** What the description and the About page say when the operators did not configure themselves. */
 export const UNSET_PUBLISHER =
   'The operators of this portal (publisher not configured: observatory portal --publisher)';
@@ -136,8 +138,26 @@ export function snapshotQuads(baseUrl: string, s: SnapshotView): Quad[] {
   add(node, iri('void', 'distinctSubjects'), int(s.stats.distinctSubjects));
   add(node, iri('void', 'properties'), int(s.stats.distinctPredicates));
   add(node, iri('void', 'classes'), int(s.stats.distinctClasses));
-  for (const f of s.files) {
-    const dist = namedNode(`${snapshotIri(baseUrl, s.name)}#${encodeURIComponent(f.name)}`);
+  distributionQuads(
+    add,
+    node,
+    s.name,
+    s.files,
+    (f) => `${snapshotIri(baseUrl, s.name)}#${encodeURIComponent(f.name)}`,
+  );
+  return out;
+}
+
+/** Each file of a published folder as a dcat:Distribution of `node`, with its byte size and SHA-256. */
+function distributionQuads(
+  add: ReturnType<typeof quadList>['add'],
+  node: Quad['subject'],
+  name: string,
+  files: readonly DownloadFile[],
+  distIri: (f: DownloadFile) => string,
+): void {
+  for (const f of files) {
+    const dist = namedNode(distIri(f));
     add(node, iri('dcat', 'distribution'), dist);
     if (f.name === 'data.nq.gz') add(node, iri('void', 'dataDump'), namedNode(f.url));
     add(dist, iri('rdf', 'type'), iri('dcat', 'Distribution'));
@@ -147,11 +167,68 @@ export function snapshotQuads(baseUrl: string, s: SnapshotView): Quad[] {
     const format = fileFormat(f.name);
     if (format) add(dist, iri('dcat', 'mediaType'), namedNode(ianaMediaType(format.type)));
     if (format?.compress) add(dist, iri('dcat', 'compressFormat'), namedNode(ianaMediaType(format.compress)));
-    const sum = blankNode(`sha256-${s.name}-${f.name.replace(/\W/g, '_')}`);
+    const sum = blankNode(`sha256-${name}-${f.name.replace(/\W/g, '_')}`);
     add(dist, iri('spdx', 'checksum'), sum);
     add(sum, iri('rdf', 'type'), iri('spdx', 'Checksum'));
     add(sum, iri('spdx', 'algorithm'), iri('spdx', 'checksumAlgorithm_sha256'));
     add(sum, iri('spdx', 'checksumValue'), literal(f.sha256, iri('xsd', 'hexBinary')));
+  }
+}
+
+/** The series of the kernel expansion's crawls: their section of the Downloads page, so it resolves. */
+export function expansionSeriesIri(baseUrl: string): string {
+  return `${baseUrl}downloads/#expansion`;
+}
+
+/** An expansion crawl's IRI: its row on the Downloads page (it has no page of its own). */
+export function expansionIri(baseUrl: string, name: string): string {
+  return `${baseUrl}downloads/#${name}`;
+}
+
+/**
+ * The kernel expansion's crawls (snapshots of kind `expand`) as a series of their own beside the
+ * observations' (they observe no change, so they are no subsets of it): each crawl a dcat:Dataset
+ * in it with VoID counts and its files as distributions, as a snapshot's are. Nothing without them.
+ */
+export function expansionQuads(baseUrl: string, expansions: readonly ExpansionView[]): Quad[] {
+  const { out, add } = quadList();
+  if (expansions.length === 0) return out;
+  const series = namedNode(expansionSeriesIri(baseUrl));
+  add(series, iri('rdf', 'type'), iri('dcat', 'DatasetSeries'));
+  add(series, iri('rdf', 'type'), iri('void', 'Dataset'));
+  add(series, iri('dct', 'title'), literal(`${DATASET_TITLE}: the kernel's expansion crawls`, 'en'));
+  add(series, iri('dct', 'description'), literal(EXPANSION_DESCRIPTION, 'en'));
+  add(series, iri('dct', 'license'), namedNode(DATA_LICENCE));
+  add(series, iri('dcat', 'landingPage'), namedNode(`${baseUrl}downloads/`));
+  add(series, iri('dct', 'relation'), namedNode(seriesIri(baseUrl)));
+  for (const x of expansions) {
+    const node = namedNode(expansionIri(baseUrl, x.name));
+    add(series, iri('void', 'subset'), node);
+    add(node, iri('rdf', 'type'), iri('dcat', 'Dataset'));
+    add(node, iri('rdf', 'type'), iri('void', 'Dataset'));
+    add(node, iri('dcat', 'inSeries'), series);
+    add(
+      node,
+      iri('dct', 'title'),
+      literal(`${DATASET_TITLE}: expansion crawl ${x.crawl} of ${x.of}, ${x.name}`, 'en'),
+    );
+    add(node, iri('dct', 'identifier'), literal(x.name));
+    add(node, iri('dct', 'license'), namedNode(DATA_LICENCE));
+    add(node, iri('dcat', 'landingPage'), namedNode(`${baseUrl}downloads/`));
+    const period = blankNode(`period-${x.name}`);
+    add(node, iri('dct', 'temporal'), period);
+    add(period, iri('rdf', 'type'), iri('dct', 'PeriodOfTime'));
+    add(period, iri('dcat', 'startDate'), dateTime(x.startedAt));
+    add(period, iri('dcat', 'endDate'), dateTime(x.endedAt));
+    add(node, iri('void', 'triples'), int(x.counts.statements));
+    add(node, iri('void', 'documents'), int(x.counts.documents));
+    distributionQuads(
+      add,
+      node,
+      x.name,
+      x.files,
+      (f) => `${expansionIri(baseUrl, x.name)}/${encodeURIComponent(f.name)}`,
+    );
   }
   return out;
 }

@@ -5,27 +5,30 @@ import {
   type DescriptionPart,
   DescriptionWriter,
   describePart,
+  expansionQuads,
   type Operators,
   seriesQuads,
   snapshotQuads,
 } from './dataset-description.ts';
 import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
-import type { SnapshotView } from './portal-data.ts';
+import type { ExpansionView, SnapshotView } from './portal-data.ts';
 
 const WINDOW = 256;
 /** The code that writes a part: a cached part is reused only when it is unchanged. */
 const CODE = new URL('./dataset-description.ts', import.meta.url);
 
 /**
- * Writes the VoID/DCAT description of `snapshots` to `turtlePath` and `jsonldPath`. Each
- * snapshot's part is kept in `dir` under a hash of the snapshot and the base URL, so a rebuild
- * serialises the new snapshots' parts only and copies the others; parts no longer used go.
+ * Writes the VoID/DCAT description of `snapshots` and of the expansion crawls to `turtlePath` and
+ * `jsonldPath`. Each snapshot's part is kept in `dir` under a hash of the snapshot and the base URL,
+ * so a rebuild serialises the new snapshots' parts only and copies the others; parts no longer used
+ * go. The expansion crawls' part is written anew: they are a few crawls, not years of weeks.
  */
 export async function writeDescription(
   dir: string,
   paths: { readonly turtle: string; readonly jsonld: string },
   baseUrl: string,
   snapshots: readonly SnapshotView[],
+  expansions: readonly ExpansionView[],
   operators: Operators,
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -52,6 +55,7 @@ export async function writeDescription(
     for (let i = 0; i < snapshots.length; i += WINDOW)
       for (const p of await inParallel(snapshots.slice(i, i + WINDOW), PARALLEL_FILES, part))
         await writer.write(p);
+    await writer.write(await describePart(expansionQuads(baseUrl, expansions)));
   } finally {
     await writer.close();
   }

@@ -217,7 +217,8 @@ export async function fetchPortalInputs(o: {
     if (folded.has(entry.name)) for (const table of HISTORY_TABLES) wanted.get(entry)?.add(table);
   if (observed.length > 0) wanted.get(latestWeekly(observed))?.add('documents');
   // the crawls of the Reproductions page's per-round figures (already here: not downloaded again)
-  for (const entry of roundCrawls(catalogue).crawls) wanted.get(entry)?.add('documents');
+  const manifestOf = (entry: CatalogueEntry) => manifests[catalogue.indexOf(entry)];
+  for (const entry of roundCrawls(catalogue, manifestOf).crawls) wanted.get(entry)?.add('documents');
   const jobs = catalogue.flatMap((entry, i) =>
     [...(wanted.get(entry) ?? [])].flatMap((table) => {
       const file = listedFile(manifests[i], parquetFileName(table));

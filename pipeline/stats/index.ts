@@ -15,6 +15,7 @@ export {
 export { domainSlug } from './domains.ts';
 export type { PortalData, Reproduction } from './portal-data.ts';
 export { PORTAL_DATA_FILE } from './portal-data.ts';
+export type { RoundsChoice } from './reproductions.ts';
 export { EXPANSION_KIND } from './reproductions.ts';
 export type { PortalServer, ServeOptions } from './serve-portal.ts';
 export { servePortal } from './serve-portal.ts';

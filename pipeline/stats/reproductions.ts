@@ -5,22 +5,26 @@
  */
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { invalidInput } from '../core/index.ts';
 import {
   type CatalogueEntry,
+  type ExpansionOfSnapshot,
   parquetFileName,
   queryRows,
   readTableSql,
+  SNAPSHOT_SCHEMA_VERSION,
   type SnapshotManifest,
   sqlString,
 } from '../snapshot/index.ts';
 import { xyChart } from './charts.ts';
+import { type ExpansionRun, expansionRuns } from './expansion-runs.ts';
 import { latestWeekly, weeklyTrend } from './latest-alias.ts';
 import type { Chart, DataTable, Reproduction } from './portal-data.ts';
 
 /** The snapshot kind whose crawls Figures 2 and 3 show when any is published: `observatory expand`'s. */
 export const EXPANSION_KIND = 'expand';
 
-/** At most this many crawls in Figures 2 and 3 (the newest): one line per crawl must stay legible. */
+/** At most this many crawls in Figures 2 and 3 (a run's first, or the newest of another kind): one line per crawl must stay legible. */
 export const MAX_ROUND_CRAWLS = 10;
 
 /** Rows of Table 4. */
@@ -32,20 +36,62 @@ const TOP_PLDS = 25;
  */
 const RDF_DOCUMENT = 'statements > 0 AND format IS NOT NULL';
 
+/** Which crawls Figures 2 and 3 show. */
+export interface RoundsChoice {
+  /** The kind of snapshot whose crawls they show (default `expand`). */
+  readonly kind?: string;
+  /** Weekly snapshots shown instead when none of that kind is published (default 1, the newest). */
+  readonly weeklyCrawls?: number;
+  /** The expansion run to show (its name, `YYYY-MM-DDTHHMMZ`); default the newest. */
+  readonly run?: string;
+}
+
+/** The crawls Figures 2 and 3 show, and where they come from. */
+export interface RoundCrawls<T> {
+  readonly crawls: readonly T[];
+  /** True when they are of the chosen kind, false for the weekly fallback. */
+  readonly expansion: boolean;
+  /** The expansion run they are (at most `MAX_ROUND_CRAWLS` of) when the kind is `expand`. */
+  readonly run: ExpansionRun<T> | null;
+}
+
 /**
- * The crawls Figures 2 and 3 show: the newest `MAX_ROUND_CRAWLS` snapshots of `kind` when any is
- * published, else the newest `weeklyCrawls` weekly snapshots (their rounds are hops from the kernel;
- * any kind when no weekly one is published, as `latestWeekly` does).
- * The portal fetches these snapshots' documents tables for a remote build (fetch-snapshots.ts).
+ * The crawls Figures 2 and 3 show. For kind `expand`, the crawls of one expansion run (the newest,
+ * or `choice.run`), by their manifests' `expansion`; for another kind, its newest
+ * `MAX_ROUND_CRAWLS` snapshots; when none of the kind is published, the newest `weeklyCrawls`
+ * weekly snapshots (their rounds are hops from the kernel; any kind when no weekly one is
+ * published, as `latestWeekly` does). The portal fetches these snapshots' documents tables for a
+ * remote build (fetch-snapshots.ts).
  */
-export function roundCrawls<T extends { readonly kind: string }>(
+export function roundCrawls<T extends { readonly kind: string; readonly name: string }>(
   catalogue: readonly T[],
-  kind = EXPANSION_KIND,
-  weeklyCrawls = 1,
-): { readonly crawls: readonly T[]; readonly expansion: boolean } {
+  manifest: (entry: T) => { readonly expansion?: ExpansionOfSnapshot },
+  choice: RoundsChoice = {},
+): RoundCrawls<T> {
+  const kind = choice.kind ?? EXPANSION_KIND;
+  if (choice.run !== undefined && kind !== EXPANSION_KIND)
+    throw invalidInput(
+      '--expansion',
+      '--rounds-kind expand (the kind whose crawls make runs)',
+      `--rounds-kind ${kind}`,
+    );
   const ofKind = catalogue.filter((e) => e.kind === kind);
-  if (ofKind.length > 0) return { crawls: ofKind.slice(-MAX_ROUND_CRAWLS), expansion: true };
-  return { crawls: weeklyTrend(catalogue).slice(-Math.max(1, weeklyCrawls)), expansion: false };
+  if (kind === EXPANSION_KIND) {
+    const runs = expansionRuns(ofKind, manifest);
+    const run = choice.run === undefined ? runs.at(-1) : runs.find((r) => r.name === choice.run);
+    if (choice.run !== undefined && !run)
+      throw invalidInput(
+        '--expansion',
+        runs.length > 0
+          ? `one of the published expansion runs: ${runs.map((r) => r.name).join(', ')}`
+          : 'a published expansion run (none is)',
+        choice.run,
+      );
+    if (run) return { crawls: run.crawls.slice(0, MAX_ROUND_CRAWLS), expansion: true, run };
+  } else if (ofKind.length > 0)
+    return { crawls: ofKind.slice(-MAX_ROUND_CRAWLS), expansion: true, run: null };
+  const weeklyCrawls = choice.weeklyCrawls ?? 1;
+  return { crawls: weeklyTrend(catalogue).slice(-Math.max(1, weeklyCrawls)), expansion: false, run: null };
 }
 
 /** Which snapshots the figures read, and how. */
@@ -54,16 +100,16 @@ export interface ReproductionInput {
   readonly catalogue: readonly CatalogueEntry[];
   /** The manifest of a catalogued snapshot (its schema version decides how its tables are read). */
   readonly manifest: (entry: CatalogueEntry) => SnapshotManifest;
-  /** The kind of snapshot whose crawls Figures 2 and 3 show (default `expand`). */
-  readonly roundsKind?: string;
-  /** Weekly snapshots shown instead when none of that kind is published (default 1, the newest). */
-  readonly weeklyCrawls?: number;
+  /** Which crawls Figures 2 and 3 show (default: the newest expansion run). */
+  readonly rounds?: RoundsChoice;
 }
 
 /**
  * Runs `body` (SQL over a relation named `documents`) against the documents tables of `entries`,
  * each read for its schema version; returns the rows and the query as a researcher runs it on the
- * published files.
+ * published files. That query reads them as one `read_parquet` list when all are of the current
+ * schema, and else each as the run does (readTableSql: an older folder's columns mapped to the
+ * current ones), so that it runs as written on every schema.
  */
 async function overDocuments(
   connection: DuckDBConnection,
@@ -71,17 +117,22 @@ async function overDocuments(
   entries: readonly CatalogueEntry[],
   body: string,
 ): Promise<{ rows: unknown[][]; query: string }> {
-  const file = (e: CatalogueEntry) => join(input.root, e.name, parquetFileName('documents'));
-  const tables = entries
-    .map((e) => {
-      const m = input.manifest(e);
-      return `(${readTableSql(file(e), 'documents', m.schemaVersion, m)})`;
-    })
-    .join(' UNION ALL ');
-  const published = entries.map((e) => sqlString(`snapshots/${e.name}/${parquetFileName('documents')}`));
+  const tables = (file: (e: CatalogueEntry) => string) =>
+    entries
+      .map((e) => {
+        const m = input.manifest(e);
+        return `(${readTableSql(file(e), 'documents', m.schemaVersion, m)})`;
+      })
+      .join(' UNION ALL ');
+  const local = (e: CatalogueEntry) => join(input.root, e.name, parquetFileName('documents'));
+  const published = (e: CatalogueEntry) => `snapshots/${e.name}/${parquetFileName('documents')}`;
+  const current = entries.every((e) => input.manifest(e).schemaVersion === SNAPSHOT_SCHEMA_VERSION);
+  const shown = current
+    ? `read_parquet([${entries.map((e) => sqlString(published(e))).join(', ')}])`
+    : tables(published);
   return {
-    rows: await queryRows(connection, `WITH documents AS (SELECT * FROM ${tables}) ${body}`),
-    query: `WITH documents AS (SELECT * FROM read_parquet([${published.join(', ')}]))\n${body}`,
+    rows: await queryRows(connection, `WITH documents AS (SELECT * FROM ${tables(local)}) ${body}`),
+    query: `WITH documents AS (SELECT * FROM ${shown})\n${body}`,
   };
 }
 
@@ -121,11 +172,11 @@ export async function computeReproductions(
   input: ReproductionInput,
 ): Promise<Reproduction[]> {
   if (input.catalogue.length === 0) return [];
-  const { crawls, expansion } = roundCrawls(input.catalogue, input.roundsKind, input.weeklyCrawls);
+  const chosen = roundCrawls(input.catalogue, input.manifest, input.rounds);
   const newest = latestWeekly(input.catalogue);
-  const rounds = await overDocuments(connection, input, crawls, ROUNDS_SQL);
+  const rounds = await overDocuments(connection, input, chosen.crawls, ROUNDS_SQL);
   return [
-    ...(await roundFigures(rounds, crawls, expansion, input.roundsKind ?? EXPANSION_KIND)),
+    ...(await roundFigures(rounds, chosen, input.rounds?.kind ?? EXPANSION_KIND)),
     await pldDistribution(await overDocuments(connection, input, [newest], PLD_DISTRIBUTION_SQL), newest),
     topPlds(await overDocuments(connection, input, [newest], TOP_PLDS_SQL), newest),
     await crawlHours(await overDocuments(connection, input, [newest], HOURS_SQL), newest),
@@ -141,11 +192,18 @@ function drawn(paper: string, chart: Chart, differences: string, query: string):
 }
 const names = (entries: readonly CatalogueEntry[]) => entries.map((e) => e.name).join(', ');
 
+/** Which crawls of an expansion run are shown, of those published and those it was asked for. */
+function expansionCrawls(run: ExpansionRun<CatalogueEntry>, shown: number): string {
+  const published = run.crawls.length;
+  const all = run.of === 1 ? 'the one crawl' : `the ${run.of} crawls`;
+  const crawls = published === run.of ? all : `the ${published} published of ${all}`;
+  return `${shown < published ? `the first ${shown} of ` : ''}${crawls} of expansion run ${run.name}`;
+}
+
 /** Figures 2 and 3: per crawl and round, documents and statements; PLDs and new PLDs. */
 async function roundFigures(
   result: { rows: unknown[][]; query: string },
-  crawls: readonly CatalogueEntry[],
-  expansion: boolean,
+  { crawls, expansion, run }: RoundCrawls<CatalogueEntry>,
   kind: string,
 ): Promise<Reproduction[]> {
   const rows = result.rows.map(([snapshot, round, documents, rdf, statements, plds, newPlds]) => ({
@@ -157,9 +215,11 @@ async function roundFigures(
     plds: num(plds),
     newPlds: num(newPlds),
   }));
-  const which = expansion
-    ? `${crawls.length === 1 ? 'the newest crawl' : `the ${crawls.length} newest crawls`} published as snapshots of kind ${kind} (${names(crawls)}); round 0 holds the seeds`
-    : `no crawl of kind ${kind} is published, so the newest weekly snapshot${crawls.length > 1 ? 's' : ''} (${names(crawls)}) instead: ${crawls.length > 1 ? 'their' : 'its'} rounds are hops from the kernel (round 0 is the kernel), not the expansion's hops from the core seeds`;
+  const which = run
+    ? `${expansionCrawls(run, crawls.length)} (${names(crawls)}); round 0 holds the seeds`
+    : expansion
+      ? `${crawls.length === 1 ? 'the newest crawl' : `the ${crawls.length} newest crawls`} published as snapshots of kind ${kind} (${names(crawls)}); round 0 holds the seeds`
+      : `no crawl of kind ${kind} is published, so the newest weekly snapshot${crawls.length > 1 ? 's' : ''} (${names(crawls)}) instead: ${crawls.length > 1 ? 'their' : 'its'} rounds are hops from the kernel (round 0 is the kernel), not the expansion's hops from the core seeds`;
   const setup = expansion
     ? "Our rounds end by this crawler's round-end rule (docs/crawling.md), not LDSpider's, and the crawls are of whatever Web was crawled (in the demo and tests the simulated one), from this observatory's core seeds, not the paper's crawls of the real Web."
     : 'The paper plots its expansion crawls (as we read it); a weekly crawl also never ends a round early, so its rounds are exactly its hops.';

@@ -15,7 +15,7 @@ import {
 } from '../snapshot/index.ts';
 import { latestWeekly } from './latest-alias.ts';
 import type { DataTable, Reproduction } from './portal-data.ts';
-import { computeReproductions, roundCrawls } from './reproductions.ts';
+import { computeReproductions, EXPANSION_KIND, type RoundsChoice, roundCrawls } from './reproductions.ts';
 import { readEstimations, readEvaluations } from './strategy-outputs.ts';
 
 export interface ReportOptions {
@@ -27,10 +27,8 @@ export interface ReportOptions {
   readonly evaluation: string | null;
   /** A folder of `estimate --json` outputs; null: none. */
   readonly estimation: string | null;
-  /** The snapshot kind of the crawls of Figures 2 and 3 (default `expand`). */
-  readonly roundsKind?: string;
-  /** Weekly snapshots shown in Figures 2 and 3 when none of that kind is published. */
-  readonly weeklyCrawls?: number;
+  /** Which crawls Figures 2 and 3 show (default: the newest expansion run). */
+  readonly rounds?: RoundsChoice;
 }
 
 export interface WrittenReport {
@@ -62,17 +60,24 @@ function markdownTable(table: DataTable): string {
   ].join('\n');
 }
 
-/** The manifests of the snapshots the figures read (the catalogue pins them; they are read once). */
+/**
+ * The manifests of the snapshots the figures read (the catalogue pins them; each is read once): every
+ * expansion crawl's, which say which run it belongs to, then those of the crawls shown.
+ */
 async function readManifests(
   root: string,
   catalogue: readonly CatalogueEntry[],
-  kind: string | undefined,
-  weeklyCrawls: number | undefined,
-): Promise<Map<CatalogueEntry, SnapshotManifest>> {
-  const read = new Set([...roundCrawls(catalogue, kind, weeklyCrawls).crawls, latestWeekly(catalogue)]);
+  rounds: RoundsChoice | undefined,
+): Promise<(entry: CatalogueEntry) => SnapshotManifest> {
   const manifests = new Map<CatalogueEntry, SnapshotManifest>();
-  for (const entry of read) manifests.set(entry, await readManifest(join(root, entry.name)));
-  return manifests;
+  const manifest = (entry: CatalogueEntry) => manifests.get(entry) as SnapshotManifest;
+  const read = async (entries: readonly CatalogueEntry[]) => {
+    for (const entry of entries)
+      if (!manifests.has(entry)) manifests.set(entry, await readManifest(join(root, entry.name)));
+  };
+  await read(catalogue.filter((e) => e.kind === EXPANSION_KIND));
+  await read([...roundCrawls(catalogue, manifest, rounds).crawls, latestWeekly(catalogue)]);
+  return manifest;
 }
 
 /** Writes the report into `o.out`; returns the figures and the files written. */
@@ -84,16 +89,15 @@ export async function writeReport(o: ReportOptions): Promise<WrittenReport> {
   // read the optional inputs first: a wrong folder fails before any query runs
   const evaluations = o.evaluation === null ? [] : await readEvaluations(o.evaluation);
   const estimations = o.estimation === null ? null : await readEstimations(o.estimation);
-  const manifests = await readManifests(root, catalogue, o.roundsKind, o.weeklyCrawls);
+  const manifest = await readManifests(root, catalogue, o.rounds);
   const session = await openDuckDb();
   let reproductions: Reproduction[];
   try {
     reproductions = await computeReproductions(session.connection, {
       root,
       catalogue,
-      manifest: (entry) => manifests.get(entry) as SnapshotManifest,
-      roundsKind: o.roundsKind,
-      weeklyCrawls: o.weeklyCrawls,
+      manifest,
+      rounds: o.rounds,
     });
   } finally {
     session.close();

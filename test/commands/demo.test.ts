@@ -51,10 +51,13 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   assert.match(verify.stdout, /ok 2026-01-12/);
   // the expansion's crawl is published too, offered for download and drawn per round
   assert.match(verify.stdout, /^ok 2026-01-0\dT\d{4}Z-expand-1:/m);
-  assert.match(readFileSync(join(dir, 'portal', 'downloads', 'index.html'), 'utf8'), /id="expansion"/);
+  const downloads = readFileSync(join(dir, 'portal', 'downloads', 'index.html'), 'utf8');
+  assert.match(downloads, /id="expansion"/);
+  // the DCAT description's IRI of the crawl (downloads/#<name>) is its row there
+  assert.match(downloads, /<tr id="2026-01-0\dT\d{4}Z-expand-1"/);
   assert.match(
     readFileSync(join(dir, 'portal', 'reproductions', 'index.html'), 'utf8'),
-    /newest crawl published as snapshots of kind expand/,
+    /the one crawl of expansion run \d{4}-\d\d-\d\dT\d{4}Z/,
   );
   // the structured log was opened after the folder was emptied, so it is still there, full
   const log = readFileSync(join(dir, 'demo.log'), 'utf8').trim().split('\n');

@@ -320,14 +320,14 @@ test('Figures 2 and 3 group any kind of snapshot by crawl and round: the kind is
     out: join(work, 'by-kind'),
     evaluation: null,
     estimation: null,
-    roundsKind: 'weekly',
+    rounds: { kind: 'weekly' },
   });
   const fallback = await writeReport({
     root,
     out: join(work, 'fallback'),
     evaluation: null,
     estimation: null,
-    weeklyCrawls: 2,
+    rounds: { weeklyCrawls: 2 },
   });
   for (const { reproductions } of [byKind, fallback]) {
     const f2 = reproductions.find((r) => r.id === 'dyldo-figure-2');
