@@ -11,19 +11,29 @@ import { alternateJsonLd, type Fetcher, isJsonType } from '../web/index.ts';
  * The per-document limit is the parser's (parse-jsonld.ts), counted on every context a
  * document names, fetched or cached, so that whether a document passes does not depend on
  * what other documents fetched before it. A resumed crawl starts counting afresh.
- * A context URL that answers in another type than JSON with a Link to its JSON-LD alternate (as
- * https://schema.org does) is followed there once, within the same fetch of the context.
  */
 export function contextLoader(web: Fetcher, config: CrawlConfig): ContextLoader {
-  return crawlContexts(config.maxContextsPerCrawl, async (url) => {
-    const result = await web.fetchContext(url);
-    const alternate = isJsonType(result.headers['content-type'])
-      ? null
-      : alternateJsonLd(result.headers.link, result.finalUrl);
-    const answer = alternate && alternate !== url ? await web.fetchContext(alternate) : result;
-    if (answer.error || !answer.body) {
-      throw new ObservatoryError('parse', `JSON-LD context ${answer.finalUrl}: ${answer.error ?? 'empty'}`);
-    }
-    return answer.body.toString('utf8');
-  });
+  return crawlContexts(config.maxContextsPerCrawl, (url) => fetchContextText(web, url));
+}
+
+/**
+ * Fetches one context's text; rejects with a `parse` error when it cannot be had, or with the
+ * signal's reason when it aborts. A context URL that answers in another type than JSON with a Link
+ * to its JSON-LD alternate (as https://schema.org does) is followed there once, within the same
+ * fetch of the context.
+ */
+export async function fetchContextText(
+  web: Pick<Fetcher, 'fetchContext'>,
+  url: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const result = await web.fetchContext(url, signal);
+  const alternate = isJsonType(result.headers['content-type'])
+    ? null
+    : alternateJsonLd(result.headers.link, result.finalUrl);
+  const answer = alternate && alternate !== url ? await web.fetchContext(alternate, signal) : result;
+  if (answer.error || !answer.body) {
+    throw new ObservatoryError('parse', `JSON-LD context ${answer.finalUrl}: ${answer.error ?? 'empty'}`);
+  }
+  return answer.body.toString('utf8');
 }

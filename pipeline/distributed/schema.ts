@@ -18,6 +18,9 @@ import type pg from 'pg';
  *   the transaction that marks its frontier row done, so the primary key makes it exactly once;
  *   `response` names the exchange that carried its final response (its WARC pointer comes from
  *   there), `carried` is set for a 304 whose previous statements the coordinator carries over.
+ * - context: the remote JSON-LD contexts of the crawl, one row per URL: asked (no answer yet) of
+ *   the holder of its PLD, then its answer (the text, or why it failed), read by every worker, so
+ *   that a context is fetched once per crawl and only under its PLD's lease.
  * - exchange: every HTTP exchange a worker made (docs/archive.md), keyed by the worker's fetcher
  *   (`source`, unique per worker and crawl) and its number there; the coordinator writes them into
  *   the run's WARC archive. `body` holds the response body as received, `record` the rest.
@@ -81,6 +84,15 @@ ALTER TABLE result ADD COLUMN IF NOT EXISTS carried boolean NOT NULL DEFAULT fal
 CREATE INDEX IF NOT EXISTS result_pld ON result (crawl, pld);
 CREATE INDEX IF NOT EXISTS result_response ON result (crawl, response_source, response_id)
   WHERE response_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS context (
+  crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
+  url text NOT NULL,
+  pld text NOT NULL,
+  text text,
+  error text,
+  PRIMARY KEY (crawl, url)
+);
+CREATE INDEX IF NOT EXISTS context_asked ON context (crawl, pld) WHERE text IS NULL AND error IS NULL;
 CREATE TABLE IF NOT EXISTS exchange (
   crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
   seq bigserial,

@@ -223,22 +223,27 @@ export async function markJournaled(pool: pg.Pool, id: string): Promise<void> {
 
 /**
  * Leases one PLD of the crawl that has URLs waiting in a round and that nobody holds (or whose
- * lease expired), for `leaseMs`. `FOR UPDATE SKIP LOCKED` lets many workers lease at once without
- * waiting for each other. A lease taken over from a holder that vanished keeps its requests at
- * least one delay after the moment that lease expired: the holder may have started one just before.
+ * lease expired), for `leaseMs`; with `pld`, that PLD if nobody holds it, whatever waits there (a
+ * worker that needs a JSON-LD context of it). `FOR UPDATE SKIP LOCKED` lets many workers lease at
+ * once without waiting for each other. A lease taken over from a holder that vanished keeps its
+ * requests at least one delay after the moment that lease expired: the holder may have started one
+ * just before.
  */
 export async function leasePld(
   pool: pg.Pool,
   crawl: string,
   owner: string,
   leaseMs: number,
+  pld: string | null = null,
 ): Promise<Lease | null> {
   const { rows } = await pool.query(
     `WITH free AS (
        SELECT l.pld FROM pld_lease l
        WHERE l.crawl = $1 AND (l.owner IS NULL OR l.expires_at < clock_timestamp())
-         AND EXISTS (SELECT 1 FROM frontier f WHERE f.crawl = l.crawl AND f.pld = l.pld
-                     AND f.state = 'waiting' AND f.round IS NOT NULL)
+         AND CASE WHEN $4::text IS NULL
+           THEN EXISTS (SELECT 1 FROM frontier f WHERE f.crawl = l.crawl AND f.pld = l.pld
+                        AND f.state = 'waiting' AND f.round IS NOT NULL)
+           ELSE l.pld = $4 END
        ORDER BY l.next_allowed_ms, l.pld LIMIT 1
        FOR UPDATE SKIP LOCKED)
      UPDATE pld_lease l SET owner = $2,
@@ -247,7 +252,7 @@ export async function leasePld(
          ELSE greatest(l.next_allowed_ms, extract(epoch FROM l.expires_at) * 1000 + l.delay_ms) END
      FROM free WHERE l.crawl = $1 AND l.pld = free.pld
      RETURNING l.pld, l.next_allowed_ms, l.delay_ms, l.robots`,
-    [crawl, owner, leaseMs],
+    [crawl, owner, leaseMs, pld],
   );
   const row = rows[0];
   return row
@@ -258,6 +263,67 @@ export async function leasePld(
         robots: row.robots,
       }
     : null;
+}
+
+/**
+ * What a remote JSON-LD context URL answered in this crawl: its text, or the message of the
+ * `parse` error its fetch gave (as the one-process context loader throws it).
+ */
+export type ContextAnswer =
+  | { readonly text: string; readonly error: null }
+  | { readonly text: null; readonly error: string };
+
+/** The context's answer if some worker stored it, else null. */
+export async function contextAnswer(
+  pool: pg.Pool,
+  crawl: string,
+  url: string,
+): Promise<ContextAnswer | null> {
+  const { rows } = await pool.query(
+    'SELECT text, error FROM context WHERE crawl = $1 AND url = $2 AND (text IS NOT NULL OR error IS NOT NULL)',
+    [crawl, url],
+  );
+  return (rows[0] as ContextAnswer | undefined) ?? null;
+}
+
+/** Asks the holder of `pld` for a context (a row without an answer), and gives the PLD a lease row. */
+export async function askContext(pool: pg.Pool, crawl: string, url: string, pld: string, delayMs: number) {
+  await inTransaction(pool, async (client) => {
+    // pld_lease first, as ensureSchema locks them: a worker connecting meanwhile must not deadlock with it
+    await addPlds(client, crawl, [pld], delayMs);
+    await client.query('INSERT INTO context (crawl, url, pld) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+      crawl,
+      url,
+      pld,
+    ]);
+  });
+}
+
+/** Stores a context's answer for every worker of the crawl (the first answer stays). */
+export async function answerContext(
+  pool: pg.Pool,
+  crawl: string,
+  url: string,
+  pld: string,
+  answer: ContextAnswer,
+): Promise<void> {
+  await pool.query(
+    `INSERT INTO context (crawl, url, pld, text, error) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (crawl, url) DO UPDATE SET text = excluded.text, error = excluded.error
+     WHERE context.text IS NULL AND context.error IS NULL`,
+    [crawl, url, pld, answer.text, answer.error],
+  );
+}
+
+/** Contexts asked of the PLDs `plds` and not answered yet. */
+export async function askedContexts(pool: pg.Pool, crawl: string, plds: readonly string[]) {
+  if (plds.length === 0) return [];
+  const { rows } = await pool.query(
+    `SELECT url, pld FROM context
+     WHERE crawl = $1 AND pld = ANY($2::text[]) AND text IS NULL AND error IS NULL ORDER BY url`,
+    [crawl, plds],
+  );
+  return rows as { url: string; pld: string }[];
 }
 
 /** Extends the leases `owner` still holds; returns the PLDs renewed (the others were lost). */

@@ -10,6 +10,7 @@ import {
   RevisitPolicy,
   UrlClaims,
 } from '../crawl/index.ts';
+import { type ContextLeases, SharedContexts } from './contexts.ts';
 import { ExchangeBuffer } from './exchanges.ts';
 import { documentLinks } from './links.ts';
 import { openPool } from './pool.ts';
@@ -44,6 +45,12 @@ export interface WorkerOptions {
 interface Held {
   lease: Lease;
   readonly stop: AbortController;
+  /** Taken only to fetch JSON-LD contexts of the PLD (not counted against the concurrency). */
+  readonly brief: boolean;
+  /** Being given back: no new request starts under it. */
+  closing: boolean;
+  /** Context fetches in flight under it: it is given back only once they ended. */
+  readonly requests: Set<Promise<unknown>>;
   /** Local clock time after which no request starts under this lease (renewals move it). */
   deadline: number;
   /** The robots.txt answers as last stored in the lease row (JSON), so that only changes are written. */
@@ -56,6 +63,37 @@ interface Held {
  * expired in the database (when another worker may take the PLD over).
  */
 const LOCAL_SHARE = 0.75;
+
+/** A lease just taken, as held: its local deadline counts from `askedAt` (local clock, before asking). */
+function holding(lease: Lease, brief: boolean, askedAt: number, leaseMs: number): Held {
+  return {
+    lease,
+    stop: new AbortController(),
+    brief,
+    closing: false,
+    requests: new Set(),
+    deadline: askedAt + leaseMs * LOCAL_SHARE,
+    robotsStored: lease.robots ?? '[]',
+  };
+}
+
+/**
+ * The politeness state moves with the lease: the previous holder's last request counts here too,
+ * and what it read of robots.txt holds here (read again only once it expires, as in one process).
+ */
+function adoptLease(tools: CrawlTools, h: Held, now: number): void {
+  const { pld, delayMs, nextAllowedMs } = h.lease;
+  tools.web.robots.adopt(JSON.parse(h.robotsStored));
+  tools.web.gate.setCrawlDelay(pld, delayMs);
+  if (nextAllowedMs > now) tools.web.gate.penalise(pld, nextAllowedMs);
+}
+
+/** Gives a lease back once its context fetches ended, with its politeness state. */
+async function giveBack(pool: pg.Pool, crawl: string, tools: CrawlTools, h: Held, o: WorkerOptions) {
+  h.closing = true;
+  await Promise.allSettled(h.requests);
+  await releaseLease(pool, crawl, o.id, politeness(tools, h));
+}
 
 /** Serves crawls from the coordinator until the signal stops it; returns the URLs it recorded. */
 export async function runWorker(o: WorkerOptions): Promise<number> {
@@ -83,6 +121,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
  */
 interface WorkerCrawl {
   readonly tools: CrawlTools;
+  readonly contexts: SharedContexts;
   readonly fetcher: CrawlFetcher;
   readonly revisits: RevisitPolicy | null;
   readonly previous: Map<string, PreviousObservation>;
@@ -90,7 +129,11 @@ interface WorkerCrawl {
   readonly source: string;
 }
 
-function workerCrawl(config: CrawlConfig, held: ReadonlyMap<string, Held>, o: WorkerOptions): WorkerCrawl {
+function workerCrawl(
+  config: CrawlConfig,
+  held: ReadonlyMap<string, Held>,
+  o: WorkerOptions,
+): Omit<WorkerCrawl, 'contexts'> {
   const exchanges = config.warc ? new ExchangeBuffer() : null;
   const tools = createCrawlTools(config, o.clock, undefined, exchanges ? [exchanges] : []);
   const fetcher: CrawlFetcher = {
@@ -105,29 +148,72 @@ function workerCrawl(config: CrawlConfig, held: ReadonlyMap<string, Held>, o: Wo
   return { tools, fetcher, revisits, previous, exchanges, source: `${o.id}/${randomUUID()}` };
 }
 
+/** The leases the shared contexts fetch under: those held, and brief ones for PLDs nobody holds. */
+function contextLeases(
+  pool: pg.Pool,
+  crawl: string,
+  held: Map<string, Held>,
+  tools: CrawlTools,
+  o: WorkerOptions,
+): ContextLeases {
+  return {
+    held(pld) {
+      const h = held.get(pld);
+      return h && !h.closing && !h.stop.signal.aborted ? h : undefined;
+    },
+    plds: () => [...held.keys()],
+    async leaseBriefly(pld) {
+      const before = o.clock.now();
+      const lease = await leasePld(pool, crawl, o.id, o.leaseMs, pld);
+      if (!lease) return null;
+      const h = holding(lease, true, before, o.leaseMs);
+      adoptLease(tools, h, o.clock.now());
+      held.set(pld, h);
+      return h;
+    },
+    async releaseBriefly(lease) {
+      const h = lease as Held;
+      await giveBack(pool, crawl, tools, h, o);
+      if (held.get(h.lease.pld) === h) held.delete(h.lease.pld);
+    },
+  };
+}
+
 /** Leases PLDs of one crawl and crawls them until the crawl is done or the worker stops. */
 async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, pollMs: number): Promise<number> {
   const config = crawlConfig(crawl.config as Partial<CrawlConfig>);
   const held = new Map<string, Held>();
-  const w = workerCrawl(config, held, o);
-  const { tools } = w;
+  const base = workerCrawl(config, held, o);
+  const { tools } = base;
   const tasks = new Set<Promise<void>>();
   let recorded = 0;
   let failure: unknown = null;
+  const leaving = new AbortController();
+  const contexts = new SharedContexts({
+    pool,
+    crawl: crawl.id,
+    config,
+    web: tools.web,
+    leases: contextLeases(pool, crawl.id, held, tools, o),
+    clock: o.clock,
+    pollMs,
+    signal: leaving.signal,
+    fail: (error) => {
+      failure ??= error;
+      for (const h of held.values()) h.stop.abort();
+    },
+  });
+  const w: WorkerCrawl = { ...base, contexts };
+  const leased = () => [...held.values()].filter((h) => !h.brief).length;
   let renewedAt = o.clock.now();
   o.logger.info({ crawl: crawl.id, worker: o.id }, 'worker joined crawl');
   try {
     while (!o.signal.aborted && failure === null) {
-      while (held.size < config.concurrency) {
+      while (leased() < config.concurrency) {
         const before = o.clock.now();
         const lease = await leasePld(pool, crawl.id, o.id, o.leaseMs);
         if (!lease) break;
-        const h: Held = {
-          lease,
-          stop: new AbortController(),
-          deadline: before + o.leaseMs * LOCAL_SHARE,
-          robotsStored: lease.robots ?? '[]',
-        };
+        const h = holding(lease, false, before, o.leaseMs);
         held.set(lease.pld, h);
         const task = crawlPld(pool, crawl, h, w, config, o)
           .then((n) => {
@@ -137,7 +223,8 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
             if (!h.stop.signal.aborted) failure ??= error;
           })
           .finally(() => {
-            held.delete(lease.pld);
+            // a brief lease of this worker may have taken the PLD once this one was given back
+            if (held.get(lease.pld) === h) held.delete(lease.pld);
             tasks.delete(task);
           });
         tasks.add(task);
@@ -148,10 +235,13 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
       pause.abort();
       if (o.clock.now() - renewedAt >= o.leaseMs / 4) renewedAt = await renew(pool, crawl.id, held, o);
       for (const h of held.values()) if (o.clock.now() >= h.deadline) h.stop.abort();
+      await contexts.serveAsked();
     }
   } finally {
     for (const h of held.values()) h.stop.abort();
+    leaving.abort();
     await Promise.all(tasks);
+    await contexts.settled();
     await tools.close();
     // exchanges no recorded URL took (abandoned or dropped fetches) did happen: the archive keeps them
     const left = w.exchanges?.take() ?? [];
@@ -215,12 +305,7 @@ async function crawlPld(
 ): Promise<number> {
   const { tools } = w;
   const { pld } = h.lease;
-  const gate = tools.web.gate;
-  // the politeness state moves with the lease: the previous holder's last request counts here too,
-  // and what it read of robots.txt holds here (read again only once it expires, as in one process)
-  tools.web.robots.adopt(JSON.parse(h.robotsStored));
-  gate.setCrawlDelay(pld, h.lease.delayMs);
-  if (h.lease.nextAllowedMs > o.clock.now()) gate.penalise(pld, h.lease.nextAllowedMs);
+  adoptLease(tools, h, o.clock.now());
   const claims = new UrlClaims();
   for (const record of await pldRecords(pool, crawl.id, pld)) claims.finished(record);
   const { segments, maxDepth } = crawl.plan;
@@ -246,7 +331,9 @@ async function crawlPld(
       const doc =
         fetched.handedOver && !foreign
           ? { record: await claims.handOver(fetched, where), statements: [] }
-          : await processFetch(fetched, where, { config, loadContext: tools.loadContext }, revisit);
+          : await processFetch(fetched, where, { config, loadContext: w.contexts.load }, revisit);
+      // a wait for a JSON-LD context can outlast the lease (or the worker): such a record is not kept
+      if (h.stop.signal.aborted) return recorded;
       const links =
         next.depth < maxDepth
           ? documentLinks(next.url, doc.record.finalUrl, doc.statements, config.maxLinksPerDocument)
@@ -286,6 +373,6 @@ async function crawlPld(
       recorded++;
     }
   } finally {
-    if (!lost) await releaseLease(pool, crawl.id, o.id, politeness(tools, h));
+    if (!lost) await giveBack(pool, crawl.id, tools, h, o);
   }
 }

@@ -1,0 +1,157 @@
+import type pg from 'pg';
+import { type Clock, type CrawlConfig, ObservatoryError, urlPld } from '../core/index.ts';
+import { fetchContextText } from '../crawl/index.ts';
+import { type ContextLoader, crawlContexts } from '../rdf/index.ts';
+import type { Fetcher } from '../web/index.ts';
+import { answerContext, askContext, askedContexts, type ContextAnswer, contextAnswer } from './store.ts';
+
+/** A PLD lease as context fetches use it. */
+export interface ContextLease {
+  readonly lease: { readonly pld: string };
+  /** Stops the requests under the lease (lost, run out, the worker stopping). */
+  readonly stop: AbortController;
+  /** Context fetches in flight under the lease: it is given back only once they ended. */
+  readonly requests: Set<Promise<unknown>>;
+}
+
+/** The worker's leases, as the shared contexts need them. */
+export interface ContextLeases {
+  /** The lease this worker holds on `pld` and may still send requests under, if any. */
+  held(pld: string): ContextLease | undefined;
+  /** The PLDs this worker holds. */
+  plds(): string[];
+  /** Leases `pld` for this worker if nobody holds it, ready for requests; null when someone does. */
+  leaseBriefly(pld: string): Promise<ContextLease | null>;
+  /** Gives back a lease taken with leaseBriefly, with its politeness state, once its requests ended. */
+  releaseBriefly(lease: ContextLease): Promise<void>;
+}
+
+export interface SharedContextsOptions {
+  readonly pool: pg.Pool;
+  readonly crawl: string;
+  readonly config: CrawlConfig;
+  readonly web: Pick<Fetcher, 'fetchContext'>;
+  readonly leases: ContextLeases;
+  readonly clock: Clock;
+  readonly pollMs: number;
+  /** Aborted when the worker leaves the crawl: waits for answers end there. */
+  readonly signal: AbortSignal;
+  /** Called when the coordinator failed (not the context): the worker stops crawling. */
+  readonly fail: (error: unknown) => void;
+}
+
+/**
+ * A worker's remote JSON-LD contexts, under the crawl's politeness like every other request: a
+ * context is fetched only under its PLD's lease, by whoever holds it, and its answer stored in
+ * PostgreSQL for every worker (so it is fetched once per crawl, as in one process). A worker that
+ * needs a context of a PLD it does not hold asks for it (a context row without an answer) and
+ * waits: the PLD's holder fetches it between its polls, or, when nobody holds the PLD, the worker
+ * leases it itself for the fetch and gives it back. Serving asked contexts does not wait on the
+ * holder's own documents, so two workers that each need a context of the other's PLD both get it.
+ */
+export class SharedContexts {
+  /** The loader of every document this worker parses in the crawl (cached and limited per worker). */
+  readonly load: ContextLoader;
+  /** Context fetches of this worker in flight, by URL (one at a time per URL). */
+  private readonly fetching = new Map<string, Promise<ContextAnswer | null>>();
+  /** Answers being waited for, so that leaving the crawl waits for their brief leases to be given back. */
+  private readonly waits = new Set<Promise<unknown>>();
+  private readonly o: SharedContextsOptions;
+
+  constructor(o: SharedContextsOptions) {
+    this.o = o;
+    this.load = crawlContexts(o.config.maxContextsPerCrawl, (url) => {
+      const answer = this.answer(url);
+      const settled = answer.then(
+        () => {},
+        () => {},
+      );
+      this.waits.add(settled);
+      settled.then(() => this.waits.delete(settled));
+      return answer.then(textOf);
+    });
+  }
+
+  /** Fetches the contexts other workers asked of the PLDs this worker holds. */
+  async serveAsked(): Promise<void> {
+    const plds = this.o.leases.plds();
+    if (plds.length === 0) return;
+    for (const { url, pld } of await askedContexts(this.o.pool, this.o.crawl, plds)) {
+      const lease = this.o.leases.held(pld);
+      if (lease) this.fetchUnder(lease, url).catch(this.o.fail);
+    }
+  }
+
+  /** Resolves once every wait for an answer ended (after the signal, they end at once). */
+  async settled(): Promise<void> {
+    await Promise.all(this.waits);
+  }
+
+  /** The context's answer for this crawl: stored already, fetched under a lease, or waited for. */
+  private async answer(url: string): Promise<ContextAnswer> {
+    const { pool, crawl, leases, signal } = this.o;
+    const pld = urlPld(url);
+    let asked = false;
+    try {
+      for (;;) {
+        signal.throwIfAborted();
+        const stored = await contextAnswer(pool, crawl, url);
+        if (stored) return stored;
+        const held = leases.held(pld);
+        if (!held && !asked) {
+          await askContext(pool, crawl, url, pld, this.o.config.delayMs);
+          asked = true;
+        }
+        const lease = held ?? (await leases.leaseBriefly(pld));
+        if (lease) {
+          const fetched = await this.fetchUnder(lease, url).finally(() =>
+            held ? undefined : leases.releaseBriefly(lease),
+          );
+          if (fetched) return fetched;
+        } else {
+          await this.o.clock.sleep(this.o.pollMs, signal);
+        }
+      }
+    } catch (error) {
+      if (!signal.aborted) this.o.fail(error);
+      throw error;
+    }
+  }
+
+  /** Fetches `url` under `lease` and stores its answer; null when the lease stopped first. */
+  private fetchUnder(lease: ContextLease, url: string): Promise<ContextAnswer | null> {
+    let fetching = this.fetching.get(url);
+    if (!fetching) {
+      const started = this.fetchAndStore(lease, url);
+      fetching = started;
+      this.fetching.set(url, started);
+      lease.requests.add(started);
+      const done = () => {
+        this.fetching.delete(url);
+        lease.requests.delete(started);
+      };
+      started.then(done, done);
+    }
+    return fetching;
+  }
+
+  private async fetchAndStore(lease: ContextLease, url: string): Promise<ContextAnswer | null> {
+    const { signal } = lease.stop;
+    let answer: ContextAnswer;
+    try {
+      answer = { text: await fetchContextText(this.o.web, url, signal), error: null };
+    } catch (error) {
+      if (signal.aborted) return null;
+      if (!(error instanceof ObservatoryError)) throw error;
+      answer = { text: null, error: error.message };
+    }
+    await answerContext(this.o.pool, this.o.crawl, url, lease.lease.pld, answer);
+    return answer;
+  }
+}
+
+/** The text a context loader gives for an answer, or the `parse` error the one-process loader throws. */
+function textOf(answer: ContextAnswer): string {
+  if (answer.error !== null) throw new ObservatoryError('parse', answer.error);
+  return answer.text;
+}

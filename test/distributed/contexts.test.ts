@@ -1,0 +1,132 @@
+/**
+ * Remote JSON-LD contexts under the distributed politeness rule: every document of a Web of many
+ * PLDs names one remote context on a host that is a crawled PLD too. Whichever worker parses a
+ * document, the context host must see its requests a delay apart (its documents, its robots.txt
+ * and the context), and its robots.txt read once; the statements are those of one process.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { crawlConfig, parseResolveRule, payLevelDomain } from '../../pipeline/core/index.ts';
+import type { RequestLogEntry } from '../../pipeline/simweb/index.ts';
+import { politenessViolations } from '../crawl/sim-crawl.ts';
+import { firstDifferences, publishedContent } from '../soak/published-content.ts';
+import { startPostgres, type TestPostgres } from './postgres.ts';
+import { coordinatedWeek, freshRoot, oneProcessWeek, type WeekRun } from './sim-distributed.ts';
+
+const W0 = Date.UTC(2026, 0, 5);
+const DELAY = 250;
+const CONTEXT_HOST = 'vocab.test';
+const CONTEXT = `http://${CONTEXT_HOST}/context.jsonld`;
+const PLDS = [CONTEXT_HOST, ...Array.from({ length: 11 }, (_, i) => `site${i}.test`)];
+const PER_PLD = 3;
+
+let pg: TestPostgres;
+let server: Server;
+let week: WeekRun;
+let log: RequestLogEntry[] = [];
+
+const documentUrl = (pld: string, i: number) => `http://${pld}/doc${i}`;
+
+/** A document naming the remote context, and linking the next PLD's document of the same number. */
+function documentBody(pld: string, i: number): string {
+  const next = PLDS[(PLDS.indexOf(pld) + 1) % PLDS.length];
+  return JSON.stringify({
+    '@context': CONTEXT,
+    '@id': documentUrl(pld, i),
+    name: `${pld} ${i}`,
+    seeAlso: { '@id': documentUrl(next, i) },
+  });
+}
+
+before(async () => {
+  pg = await startPostgres();
+  server = createServer((req, res) => {
+    const host = (req.headers.host ?? '').split(':')[0];
+    const path = req.url ?? '/';
+    log.push({
+      seq: log.length + 1,
+      status: null,
+      startedAt: performance.timeOrigin + performance.now(),
+      virtualAt: 0,
+      scheme: 'http',
+      host,
+      pld: payLevelDomain(host),
+      method: req.method ?? 'GET',
+      path,
+      userAgent: req.headers['user-agent'] ?? null,
+    });
+    if (path === '/robots.txt')
+      return void res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end('User-agent: *\nDisallow: /private\n');
+    if (host === CONTEXT_HOST && path === '/context.jsonld') {
+      const context = {
+        '@context': {
+          name: 'http://xmlns.com/foaf/0.1/name',
+          seeAlso: { '@id': 'http://www.w3.org/2000/01/rdf-schema#seeAlso', '@type': '@id' },
+        },
+      };
+      return void res.writeHead(200, { 'content-type': 'application/ld+json' }).end(JSON.stringify(context));
+    }
+    const match = /^\/doc(\d+)$/.exec(path);
+    if (PLDS.includes(host) && match && Number(match[1]) < PER_PLD) {
+      return void res
+        .writeHead(200, { 'content-type': 'application/ld+json' })
+        .end(documentBody(host, Number(match[1])));
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  week = {
+    kernel: PLDS.flatMap((pld) => Array.from({ length: PER_PLD }, (_, i) => documentUrl(pld, i))),
+    at: W0,
+    adaptiveRounds: 0,
+    config: crawlConfig({
+      resolve: [parseResolveRule(`*=127.0.0.1:${port}`)],
+      allowPrivate: true,
+      delayMs: DELAY,
+      timeoutMs: 3000,
+      maxAttempts: 1,
+      // few leases per worker, so that the context host's holder is rarely the document's
+      concurrency: 3,
+    }),
+  };
+});
+
+after(async () => {
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await pg?.stop();
+});
+
+/** The simulated Web's clock is not used here; the weekly runs only need `setClock`. */
+const web = { setClock: () => {} } as unknown as Parameters<typeof oneProcessWeek>[0];
+
+test('three workers keep the context host a delay apart, read its robots.txt once and publish the one-process statements', async () => {
+  log = [];
+  const reference = freshRoot('contexts-one-');
+  assert.equal((await oneProcessWeek(web, reference, week)).status, 'published');
+  assert.deepEqual(politenessViolations(log, DELAY), []);
+  const expected = await publishedContent(join(reference, '2026-01-05'));
+  assert.equal(expected.documents.length, PLDS.length * PER_PLD);
+
+  log = [];
+  const root = freshRoot('contexts-three-');
+  const url = await pg.database('contexts');
+  const { outcome, recorded } = await coordinatedWeek(web, root, week, url, 3);
+  assert.equal(outcome.status, 'published');
+  assert.ok(recorded.filter((n) => n > 0).length >= 2, `recorded per worker: ${recorded}`);
+  const content = await publishedContent(join(root, '2026-01-05'));
+  assert.deepEqual(firstDifferences(expected.documents, content.documents), []);
+  assert.deepEqual(firstDifferences(expected.quads, content.quads), []);
+  // the context's names became statements (a failed context leaves the document without them)
+  assert.ok(content.quads.some((q) => q.includes('http://xmlns.com/foaf/0.1/name')));
+
+  const atContextHost = log.filter((e) => e.pld === CONTEXT_HOST);
+  assert.deepEqual(politenessViolations(log, DELAY), []);
+  assert.equal(atContextHost.filter((e) => e.path === '/robots.txt').length, 1);
+  assert.equal(atContextHost.filter((e) => e.path === '/context.jsonld').length, 1);
+});
