@@ -105,13 +105,23 @@ CREATE TABLE IF NOT EXISTS exchange (
 );
 `;
 
+/**
+ * The object added to SCHEMA most recently (change it with SCHEMA): where it exists, this version
+ * set the database up and SCHEMA has nothing to change. Its
+ * ALTER TABLEs lock whole tables in their own order, and a worker's query that locks them in
+ * another (leasePld: pld_lease, then frontier) deadlocks with them, so a worker connecting while
+ * others crawl must not run them when there is nothing to change.
+ */
+const NEWEST = 'context_asked';
+
 /** Creates the tables where they are missing; every worker and coordinator runs it on connecting. */
 export async function ensureSchema(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     // one at a time: concurrent CREATE ... IF NOT EXISTS can still collide in the catalogue
     await client.query('SELECT pg_advisory_lock(18)');
-    await client.query(SCHEMA);
+    const { rows } = await client.query('SELECT to_regclass($1) IS NOT NULL AS current', [NEWEST]);
+    if (!rows[0].current) await client.query(SCHEMA);
   } finally {
     await client.query('SELECT pg_advisory_unlock(18)').catch(() => {});
     client.release();

@@ -1,8 +1,10 @@
 /**
  * Remote JSON-LD contexts under the distributed politeness rule: every document of a Web of many
- * PLDs names one remote context on a host that is a crawled PLD too. Whichever worker parses a
- * document, the context host must see its requests a delay apart (its documents, its robots.txt
- * and the context), and its robots.txt read once; the statements are those of one process.
+ * PLDs names a remote context on one of two hosts that are crawled PLDs too, each host's documents
+ * naming the other's context (a worker holding one may wait for the other's while its holder waits
+ * for this one's). Whichever worker parses a document, a context host must see its requests a
+ * delay apart (its documents, its robots.txt and the context), and its robots.txt and context
+ * read once; the statements are those of one process.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -18,9 +20,9 @@ import { coordinatedWeek, freshRoot, oneProcessWeek, type WeekRun } from './sim-
 
 const W0 = Date.UTC(2026, 0, 5);
 const DELAY = 250;
-const CONTEXT_HOST = 'vocab.test';
-const CONTEXT = `http://${CONTEXT_HOST}/context.jsonld`;
-const PLDS = [CONTEXT_HOST, ...Array.from({ length: 11 }, (_, i) => `site${i}.test`)];
+const CONTEXT_HOSTS = ['vocab.test', 'terms.test'];
+const PLDS = [...CONTEXT_HOSTS, ...Array.from({ length: 10 }, (_, i) => `site${i}.test`)];
+const contextOf = (host: string) => `http://${host}/context.jsonld`;
 const PER_PLD = 3;
 
 let pg: TestPostgres;
@@ -30,11 +32,15 @@ let log: RequestLogEntry[] = [];
 
 const documentUrl = (pld: string, i: number) => `http://${pld}/doc${i}`;
 
-/** A document naming the remote context, and linking the next PLD's document of the same number. */
+/**
+ * A document naming a remote context (a context host's documents the other host's), and linking
+ * the next PLD's document of the same number.
+ */
 function documentBody(pld: string, i: number): string {
-  const next = PLDS[(PLDS.indexOf(pld) + 1) % PLDS.length];
+  const at = PLDS.indexOf(pld);
+  const next = PLDS[(at + 1) % PLDS.length];
   return JSON.stringify({
-    '@context': CONTEXT,
+    '@context': contextOf(CONTEXT_HOSTS[(at + 1) % 2]),
     '@id': documentUrl(pld, i),
     name: `${pld} ${i}`,
     seeAlso: { '@id': documentUrl(next, i) },
@@ -62,7 +68,7 @@ before(async () => {
       return void res
         .writeHead(200, { 'content-type': 'text/plain' })
         .end('User-agent: *\nDisallow: /private\n');
-    if (host === CONTEXT_HOST && path === '/context.jsonld') {
+    if (CONTEXT_HOSTS.includes(host) && path === '/context.jsonld') {
       const context = {
         '@context': {
           name: 'http://xmlns.com/foaf/0.1/name',
@@ -105,7 +111,7 @@ after(async () => {
 /** The simulated Web's clock is not used here; the weekly runs only need `setClock`. */
 const web = { setClock: () => {} } as unknown as Parameters<typeof oneProcessWeek>[0];
 
-test('three workers keep the context host a delay apart, read its robots.txt once and publish the one-process statements', async () => {
+test('three workers keep the context hosts a delay apart, read their robots.txt and contexts once and publish the one-process statements', async () => {
   log = [];
   const reference = freshRoot('contexts-one-');
   assert.equal((await oneProcessWeek(web, reference, week)).status, 'published');
@@ -125,8 +131,10 @@ test('three workers keep the context host a delay apart, read its robots.txt onc
   // the context's names became statements (a failed context leaves the document without them)
   assert.ok(content.quads.some((q) => q.includes('http://xmlns.com/foaf/0.1/name')));
 
-  const atContextHost = log.filter((e) => e.pld === CONTEXT_HOST);
   assert.deepEqual(politenessViolations(log, DELAY), []);
-  assert.equal(atContextHost.filter((e) => e.path === '/robots.txt').length, 1);
-  assert.equal(atContextHost.filter((e) => e.path === '/context.jsonld').length, 1);
+  for (const host of CONTEXT_HOSTS) {
+    const paths = log.filter((e) => e.host === host).map((e) => e.path);
+    assert.equal(paths.filter((p) => p === '/robots.txt').length, 1, host);
+    assert.equal(paths.filter((p) => p === '/context.jsonld').length, 1, host);
+  }
 });
