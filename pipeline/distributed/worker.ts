@@ -163,6 +163,8 @@ function contextLeases(
     },
     plds: () => [...held.keys()],
     async leaseBriefly(pld) {
+      // a lease of it still being given back (or stopped, not yet) would release the new one
+      if (held.has(pld)) return null;
       const before = o.clock.now();
       const lease = await leasePld(pool, crawl, o.id, o.leaseMs, pld);
       if (!lease) return null;

@@ -1,10 +1,11 @@
 /**
  * Remote JSON-LD contexts under the distributed politeness rule: every document of a Web of many
  * PLDs names a remote context on one of two hosts that are crawled PLDs too, each host's documents
- * naming the other's context (a worker holding one may wait for the other's while its holder waits
- * for this one's). Whichever worker parses a document, a context host must see its requests a
- * delay apart (its documents, its robots.txt and the context), and its robots.txt and context
- * read once; the statements are those of one process.
+ * naming the other's context (their holders wait for each other's: workers lease PLDs in name
+ * order, so these two first); the other documents name a context on a third host that has no
+ * documents (no worker holds it but to fetch the context). Whichever worker parses a document, a
+ * context host must see its requests a delay apart (its documents, its robots.txt and the
+ * context), and its robots.txt and context read once; the statements are those of one process.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -20,7 +21,8 @@ import { coordinatedWeek, freshRoot, oneProcessWeek, type WeekRun } from './sim-
 
 const W0 = Date.UTC(2026, 0, 5);
 const DELAY = 250;
-const CONTEXT_HOSTS = ['vocab.test', 'terms.test'];
+const CONTEXT_HOSTS = ['a-vocab.test', 'b-terms.test'];
+const UNCRAWLED_HOST = 'z-schema.test';
 const PLDS = [...CONTEXT_HOSTS, ...Array.from({ length: 10 }, (_, i) => `site${i}.test`)];
 const contextOf = (host: string) => `http://${host}/context.jsonld`;
 const PER_PLD = 3;
@@ -33,14 +35,15 @@ let log: RequestLogEntry[] = [];
 const documentUrl = (pld: string, i: number) => `http://${pld}/doc${i}`;
 
 /**
- * A document naming a remote context (a context host's documents the other host's), and linking
- * the next PLD's document of the same number.
+ * A document naming remote contexts (a context host's documents the other host's, the others one
+ * of those and the uncrawled host's), and linking the next PLD's document of the same number.
  */
 function documentBody(pld: string, i: number): string {
   const at = PLDS.indexOf(pld);
   const next = PLDS[(at + 1) % PLDS.length];
+  const context = contextOf(CONTEXT_HOSTS[(at + 1) % 2]);
   return JSON.stringify({
-    '@context': contextOf(CONTEXT_HOSTS[(at + 1) % 2]),
+    '@context': CONTEXT_HOSTS.includes(pld) ? context : [contextOf(UNCRAWLED_HOST), context],
     '@id': documentUrl(pld, i),
     name: `${pld} ${i}`,
     seeAlso: { '@id': documentUrl(next, i) },
@@ -68,7 +71,7 @@ before(async () => {
       return void res
         .writeHead(200, { 'content-type': 'text/plain' })
         .end('User-agent: *\nDisallow: /private\n');
-    if (CONTEXT_HOSTS.includes(host) && path === '/context.jsonld') {
+    if ([...CONTEXT_HOSTS, UNCRAWLED_HOST].includes(host) && path === '/context.jsonld') {
       const context = {
         '@context': {
           name: 'http://xmlns.com/foaf/0.1/name',
@@ -132,7 +135,7 @@ test('three workers keep the context hosts a delay apart, read their robots.txt 
   assert.ok(content.quads.some((q) => q.includes('http://xmlns.com/foaf/0.1/name')));
 
   assert.deepEqual(politenessViolations(log, DELAY), []);
-  for (const host of CONTEXT_HOSTS) {
+  for (const host of [...CONTEXT_HOSTS, UNCRAWLED_HOST]) {
     const paths = log.filter((e) => e.host === host).map((e) => e.path);
     assert.equal(paths.filter((p) => p === '/robots.txt').length, 1, host);
     assert.equal(paths.filter((p) => p === '/context.jsonld').length, 1, host);
