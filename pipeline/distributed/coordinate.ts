@@ -27,6 +27,7 @@ import {
   markJournaled,
   readExchanges,
   readResults,
+  roundEndView,
   roundMembers,
   type StoredPlan,
   type StoredResult,
@@ -34,6 +35,8 @@ import {
 
 /** How often the coordinator looks at the crawl (progress, round end). */
 const POLL_MS = 250;
+/** How often the early round end is checked, as in one process (it scans the candidates). */
+const EARLY_CHECK_MS = 1000;
 /** Depths whose segment the plan is asked for: beyond, a document has the last one. */
 const MAX_SEGMENT_DEPTH = 16;
 
@@ -43,11 +46,10 @@ const MAX_SEGMENT_DEPTH = 16;
  * (breadth-first rounds with the one-process frontier's order and budget), and finally writes every
  * result into the run's crawl journal, so that the snapshot stage publishes it as usual.
  *
- * Rounds here always run out. The one-process round-end rule ends a round early only in crawls
- * without a budget (a budgeted crawl runs each round out so that what joins a round does not depend
- * on timing): the weekly snapshot and a tick are budgeted; an expansion crawl is not, and its
- * rounds here are the strict breadth-first ones (with no budget and no round limit, which URLs
- * within the hop limit are fetched does not depend on where rounds end, only their round numbers do).
+ * A round ends when no URL waits, or early by the one-process round-end rule (endsRoundEarly),
+ * which applies only to crawls without a budget (a budgeted crawl runs each round out so that what
+ * joins a round does not depend on timing): the weekly snapshot and a tick are budgeted; an
+ * expansion crawl is not.
  */
 export function coordinatedCrawl(url: string): (options: CrawlOptions, name: string) => Promise<CrawlResult> {
   return async (options, name) => {
@@ -82,6 +84,7 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
   // journal has it all, and the archive must not get its exchanges again
   if (row.journaled && existsSync(join(options.dir, JOURNAL_FILE))) return runCrawl(options);
   logger.info({ crawl: name, seeds: seeds.length }, 'crawl created in the coordinator');
+  let earlyCheckedAt = Number.NEGATIVE_INFINITY;
   for (;;) {
     if (signal?.aborted)
       return { complete: false, stats: new CrawlStats().snapshot(), dir: options.dir, seen: 0 };
@@ -91,7 +94,12 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
       total: status.recorded + status.waiting,
       extra: { round: status.round, leased: status.leased },
     });
-    if (status.waiting === 0) {
+    let early = false;
+    if (status.waiting > 0 && !revisits && clock.now() - earlyCheckedAt >= EARLY_CHECK_MS) {
+      earlyCheckedAt = clock.now();
+      early = await endsRoundEarly(pool, name, options, status.round);
+    }
+    if (status.waiting === 0 || early) {
       const round = status.round + 1;
       if (round >= plan.maxRounds) break;
       const carried = revisits
@@ -105,8 +113,8 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
         Number.isFinite(plan.maxDocuments) ? plan.maxDocuments - status.assigned : null,
         carried,
       );
-      if (joined === 0) break;
-      logger.info({ round, joined }, 'round started');
+      if (joined === 0 && !early) break;
+      logger.info({ round, joined, early }, 'round started');
       continue;
     }
     await clock.sleep(POLL_MS, signal).catch(() => {});
@@ -118,6 +126,24 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
   const snapshot = stats.snapshot();
   progress?.finish({ done: snapshot.documents, total: snapshot.documents });
   return { complete: true, stats: snapshot, dir: options.dir, seen: snapshot.documents };
+}
+
+/**
+ * The one-process round-end rule (crawl.ts shouldEndRoundEarly) on what the coordinator sees:
+ * from round 1 on, in a crawl without a budget and not in its last round, once fewer PLDs have
+ * URLs waiting than the workers holding leases have fetch slots (`concurrency` PLDs each), the
+ * next round starts if its candidates bring PLDs none of those is (config.roundEnd `ldspider`:
+ * whatever they bring). The URLs still waiting keep their round. The coordinator knows workers
+ * only by their leases: one holding none is not counted, so the slots are undercounted and the
+ * rule can fire later than one process's would. Not with re-visits: their 304s' links join when a
+ * round ends, once all of its results are in.
+ */
+async function endsRoundEarly(pool: pg.Pool, name: string, options: CrawlOptions, round: number) {
+  const { plan, config } = options;
+  if (round < 1 || round + 1 >= plan.maxRounds || Number.isFinite(plan.maxDocuments)) return false;
+  const view = await roundEndView(pool, name, plan.maxDepth);
+  if (view.active >= config.concurrency * Math.max(1, view.workers)) return false;
+  return config.roundEnd === 'ldspider' || view.incoming;
 }
 
 /** The links of round `round`'s 304s that carried statements over: the workers never had those statements. */

@@ -177,6 +177,26 @@ export async function crawlStatus(pool: pg.Pool, id: string) {
   return rows[0] as { round: number; waiting: number; recorded: number; assigned: number; leased: number };
 }
 
+/**
+ * What the round-end rule looks at: the PLDs with URLs waiting in a round, the workers holding
+ * leases now, and whether candidates within `maxDepth` bring a PLD that has none waiting.
+ */
+export async function roundEndView(pool: pg.Pool, crawl: string, maxDepth: number) {
+  const { rows } = await pool.query(
+    `SELECT
+       (SELECT count(DISTINCT pld) FROM frontier
+        WHERE crawl = $1 AND state = 'waiting' AND round IS NOT NULL)::int AS active,
+       (SELECT count(DISTINCT owner) FROM pld_lease
+        WHERE crawl = $1 AND expires_at > clock_timestamp())::int AS workers,
+       EXISTS (SELECT 1 FROM frontier c
+               WHERE c.crawl = $1 AND c.state = 'waiting' AND c.round IS NULL AND c.depth <= $2
+                 AND NOT EXISTS (SELECT 1 FROM frontier a WHERE a.crawl = $1 AND a.pld = c.pld
+                                 AND a.state = 'waiting' AND a.round IS NOT NULL)) AS incoming`,
+    [crawl, maxDepth],
+  );
+  return rows[0] as { active: number; workers: number; incoming: boolean };
+}
+
 /** Links of a document at `depth`, as candidates of the next round. */
 export interface DocumentLinks {
   readonly depth: number;
