@@ -128,11 +128,7 @@ export function snapshotQuads(baseUrl: string, s: SnapshotView): Quad[] {
   add(node, iri('dct', 'issued'), dateTime(s.publishedAt));
   add(node, iri('dct', 'license'), namedNode(DATA_LICENCE));
   add(node, iri('dcat', 'landingPage'), node);
-  const period = blankNode(`period-${s.name}`);
-  add(node, iri('dct', 'temporal'), period);
-  add(period, iri('rdf', 'type'), iri('dct', 'PeriodOfTime'));
-  add(period, iri('dcat', 'startDate'), dateTime(s.startedAt));
-  add(period, iri('dcat', 'endDate'), dateTime(s.endedAt));
+  periodQuads(add, node, s.name, s.startedAt, s.endedAt);
   add(node, iri('void', 'triples'), int(s.stats.statements));
   add(node, iri('void', 'documents'), int(s.stats.documents));
   add(node, iri('void', 'distinctSubjects'), int(s.stats.distinctSubjects));
@@ -149,6 +145,21 @@ export function snapshotQuads(baseUrl: string, s: SnapshotView): Quad[] {
 }
 
 /** Each file of a published folder as a dcat:Distribution of `node`, with its byte size and SHA-256. */
+/** The crawl's time span as a `dct:PeriodOfTime` of `node`. */
+function periodQuads(
+  add: ReturnType<typeof quadList>['add'],
+  node: Quad['subject'],
+  name: string,
+  startedAt: string,
+  endedAt: string,
+): void {
+  const period = blankNode(`period-${name}`);
+  add(node, iri('dct', 'temporal'), period);
+  add(period, iri('rdf', 'type'), iri('dct', 'PeriodOfTime'));
+  add(period, iri('dcat', 'startDate'), dateTime(startedAt));
+  add(period, iri('dcat', 'endDate'), dateTime(endedAt));
+}
+
 function distributionQuads(
   add: ReturnType<typeof quadList>['add'],
   node: Quad['subject'],
@@ -215,11 +226,7 @@ export function expansionQuads(baseUrl: string, expansions: readonly ExpansionVi
     add(node, iri('dct', 'identifier'), literal(x.name));
     add(node, iri('dct', 'license'), namedNode(DATA_LICENCE));
     add(node, iri('dcat', 'landingPage'), namedNode(`${baseUrl}downloads/`));
-    const period = blankNode(`period-${x.name}`);
-    add(node, iri('dct', 'temporal'), period);
-    add(period, iri('rdf', 'type'), iri('dct', 'PeriodOfTime'));
-    add(period, iri('dcat', 'startDate'), dateTime(x.startedAt));
-    add(period, iri('dcat', 'endDate'), dateTime(x.endedAt));
+    periodQuads(add, node, x.name, x.startedAt, x.endedAt);
     add(node, iri('void', 'triples'), int(x.counts.statements));
     add(node, iri('void', 'documents'), int(x.counts.documents));
     distributionQuads(
