@@ -1,8 +1,8 @@
 /**
  * `npm test`: the whole suite (`node --test`, two files at a time) with the system temp directory
  * pointed at a folder of its own, removed when the run ends. Tests, the servers they start
- * (PostgreSQL, Chromium profiles) and DuckDB spill into temporary folders; many are left behind
- * when a test fails or a process is killed, and over many runs they filled the machine's /tmp.
+ * (PostgreSQL, Chromium profiles) and DuckDB spill into temporary folders; many tests do not
+ * remove theirs and a killed test cannot, and over many runs they filled the machine's /tmp.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
