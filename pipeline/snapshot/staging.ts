@@ -68,8 +68,8 @@ async function stageJournal(
   scan: JournalScan,
   trusted: boolean,
 ): Promise<boolean> {
-  // DuckDB's default (16 MiB) unless the journal has a longer line: its buffers grow with this
-  const objectSize = Math.max(16 * 1024 * 1024, scan.longestLine + 1);
+  // the journal's longest line: the reader's buffers grow with this, and with them its threads' memory
+  const objectSize = Math.max(MIN_OBJECT_SIZE, scan.longestLine + 1);
   const read = (columns: string) =>
     `read_json(${sqlString(file)}, format = 'newline_delimited', maximum_object_size = ${objectSize},
       columns = {${columns}})`;
@@ -90,7 +90,8 @@ async function stageJournal(
   // +300 MiB for 4 million statements, against 0.2 s). Under the session's limit, not staging's:
   // the reader's buffers are gone by now, and the DISTINCT over a real week's split documents (a
   // quarter of its statements) ran out of 256MB (docs/operating.md, "Memory")
-  if (scan.partLines > 0) await mergeSplitGraphs(connection);
+  const [[split]] = await queryRows(connection, 'SELECT count(*) FROM split_graphs');
+  if (Number(split) > 0) await mergeSplitGraphs(connection);
   await connection.run('DROP TABLE split_graphs');
   return true;
 }
@@ -107,12 +108,13 @@ async function loadJournal(
   try {
     // the statements are read once, below: materialising them here too (to check each line has
     // them) took a third of the reading time and +160 MiB
-    await connection.run(`CREATE TABLE journal_documents AS SELECT t, depth, record, "at", parts
-      FROM ${read(`t: 'VARCHAR', depth: 'DOUBLE', record: ${sqlString(RECORD_TYPE)}, "at": 'DOUBLE', parts: ${sqlString(PARTS_TYPE)}`)}
+    await connection.run(`CREATE TABLE journal_documents AS SELECT t, depth, record, "at", parts, "distinct"
+      FROM ${read(`t: 'VARCHAR', depth: 'DOUBLE', record: ${sqlString(RECORD_TYPE)}, "at": 'DOUBLE', parts: ${sqlString(PARTS_TYPE)}, "distinct": 'BOOLEAN'`)}
       WHERE t IN ('doc', 'part')`);
-    const [[lines, unreadable]] = await queryRows(
+    const [[lines, unreadable, repeating]] = await queryRows(
       connection,
-      `SELECT count(*), count(*) FILTER (depth IS NULL OR record.url IS NULL) FROM journal_documents WHERE t = 'doc'`,
+      `SELECT count(*) FILTER (t = 'doc'), count(*) FILTER (t = 'doc' AND (depth IS NULL OR record.url IS NULL)),
+        count(*) FILTER ("distinct" IS NOT TRUE) FROM journal_documents`,
     );
     if (
       Number(lines) !== scan.docLines ||
@@ -134,23 +136,29 @@ async function loadJournal(
       FROM (SELECT record.url AS url, unnest(range(1, len(record.redirects) + 1)) AS hop,
         unnest(record.redirects) AS hop_ FROM journal_documents WHERE t = 'doc')`);
     await connection.run(`CREATE TEMP TABLE split_graphs AS SELECT record."finalUrl" AS graph
-      FROM journal_documents WHERE parts IS NOT NULL`);
+      FROM journal_documents WHERE parts IS NOT NULL AND "distinct" IS NOT TRUE`);
     await connection.run('DROP TABLE journal_documents');
-    // a graph is a set: a triple repeated in a document is one row. Every graph is one document's
-    // (shareDownloads refuses a final URL downloaded twice), so merging per line is merging per
-    // graph, without a DISTINCT over every quad of the crawl; the graphs of split documents are
-    // merged again across their lines below. A line without statements is damage (an Invalid Input
-    // Error, like the reader's own); one that brings statements for a final URL another fetch
-    // downloaded stops the read, and is named below. Parts no document line names (a crawl killed
-    // while writing them) made partsComplete fail, so every part read here is a document's
+    // lines that may repeat statements (written before the journal wrote each once) are merged with
+    // list_distinct, whose lists on two threads ran out of the 256MB staging limit
+    if (Number(repeating) > 0) await connection.run('SET threads = 1');
+    // a graph is a set: a triple repeated in a document is one row. The journal writes each
+    // document's statements once and says so ("distinct"); lines written before it did are merged
+    // here. Every graph is one document's (shareDownloads refuses a final URL downloaded twice), so
+    // merging per line is merging per graph, without a DISTINCT over every quad of the crawl; the
+    // graphs of such split documents are merged again across their lines below. A line without
+    // statements is damage (an Invalid Input Error, like the reader's own); one that brings
+    // statements for a final URL another fetch downloaded stops the read, and is named below. Parts
+    // no document line names (a crawl killed while writing them) made partsComplete fail, so every
+    // part read here is a document's
     await connection.run(`INSERT INTO stage_quads SELECT graph, s[1], s[2], s[3],
         CASE s[4] WHEN 'i' THEN 'iri' WHEN 'b' THEN 'bnode' WHEN 'l' THEN 'literal' END, s[5], s[6]
       FROM (SELECT coalesce(record."finalUrl", graph) AS graph, unnest(CASE
           WHEN statements IS NULL THEN error('a document line without statements')
           WHEN record."downloadedBy" IS NOT NULL AND (len(statements) > 0 OR parts IS NOT NULL)
             THEN error(${sqlString(SHARED_DOWNLOAD)})
+          WHEN "distinct" THEN statements
           ELSE list_distinct(statements) END) AS s
-        FROM ${read(`t: 'VARCHAR', graph: 'VARCHAR', record: 'STRUCT("finalUrl" VARCHAR, "downloadedBy" VARCHAR)', parts: ${sqlString(PARTS_TYPE)}, statements: 'VARCHAR[][]'`)}
+        FROM ${read(`t: 'VARCHAR', graph: 'VARCHAR', record: 'STRUCT("finalUrl" VARCHAR, "downloadedBy" VARCHAR)', parts: ${sqlString(PARTS_TYPE)}, "distinct": 'BOOLEAN', statements: 'VARCHAR[][]'`)}
         WHERE t IN ('doc', 'part'))`);
     await connection.run('COMMIT');
     return true;
@@ -225,14 +233,19 @@ function isDamage(error: unknown): boolean {
   return /^(Invalid Input|Conversion) Error/.test((error as Error).message);
 }
 
+/** The least maximum_object_size the journal is read with (its lines are at most about 4 MB). */
+const MIN_OBJECT_SIZE = 1024 * 1024;
+
 /**
  * Threads for reading the journal within DuckDB's memory limit. Each reading thread holds its own
  * JSON buffers (a few times `objectSize`) and row groups being built, which count against the
  * limit: measured, two threads over a journal of short lines fail under 96MB and one succeeds,
- * two succeed under 512MB with 12 MB lines. Fewer threads read slower but never fail for memory.
+ * two succeed under 512MB with 12 MB lines, and under 256MB with a real week's 1 MB lines (44,150
+ * documents, 4.5 million statements, written once each: no list_distinct; peak RSS 380-450 MiB).
+ * Fewer threads read slower but never fail for memory.
  */
 function readerThreads(threads: number, objectSize: number, limitBytes: number): number {
-  const perThread = 128 * 1024 * 1024 + 4 * objectSize;
+  const perThread = 96 * 1024 * 1024 + 8 * objectSize;
   return Math.max(1, Math.min(threads, Math.floor(limitBytes / perThread)));
 }
 

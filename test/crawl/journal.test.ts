@@ -224,7 +224,7 @@ test('a document line within the line bound is the JSON text of the whole line, 
   j.close();
   const text = readFileSync(join(dir, JOURNAL_FILE), 'utf8');
   const packed = many.map((s) => [s.subject, s.predicate, s.object, 'l', s.datatype, s.lang]);
-  const whole = JSON.stringify({ t: 'doc', depth: 1, record, statements: packed });
+  const whole = JSON.stringify({ t: 'doc', depth: 1, record, distinct: true, statements: packed });
   assert.equal(text, `${whole.replace('\u2028', '\\u2028')}\n`);
 });
 
@@ -236,10 +236,16 @@ function largeDocument(count: number, url = record.url) {
     record: { ...record, url },
     statements: Array.from({ length: count }, (_, k) => ({
       ...statements[0],
-      // a repeated statement, within and across lines: the journal keeps what the crawl had
+      // a repeated statement, within and across lines: the journal writes it once
       object: k % 1000 === 999 ? 'again' : `value ${k} ${'€'.repeat(k % 5)}`,
     })),
   };
+}
+
+/** The document as its journal lines give it back: each statement once, where it first came. */
+function once<T extends { statements: readonly Statement[] }>(doc: T): T {
+  const seen = new Map(doc.statements.map((s) => [JSON.stringify(s), s]));
+  return { ...doc, statements: [...seen.values()] };
 }
 
 test('a document longer than a line is written as part lines, then its document line, and reads back whole', async () => {
@@ -261,11 +267,18 @@ test('a document longer than a line is written as part lines, then its document 
   const head = JSON.parse(lines.at(-2)!) as { parts: unknown };
   assert.deepEqual(head.parts, { at, count: kinds.length - 3 });
   for (const part of lines.slice(1, -2)) assert.equal((JSON.parse(part) as { at: number }).at, at);
+  // the 40 repeats of one triple, across lines, are written once, and every line says so
+  const written = lines
+    .slice(1, -1)
+    .map((l) => JSON.parse(l) as { distinct: boolean; statements: string[][] });
+  assert.ok(written.every((l) => l.distinct === true));
+  assert.equal(written.flatMap((l) => l.statements).filter((p) => p[2] === 'again').length, 1);
   const replayed = [...openJournal(dir).replay()];
-  assert.deepEqual(replayed[1], doc);
+  assert.deepEqual(replayed[1], once(doc));
+  assert.equal(once(doc).statements.length, 40_000 - 39);
   const docs = [];
   for await (const d of readJournalDocuments(dir)) docs.push(d);
-  assert.deepEqual(docs, [{ record: doc.record, statements: doc.statements }]);
+  assert.deepEqual(docs, [{ record: doc.record, statements: once(doc).statements }]);
   const scan = await scanJournal(file);
   assert.deepEqual(
     { docLines: scan.docLines, partLines: scan.partLines, regular: scan.regular },
@@ -306,12 +319,12 @@ test('parts left by a crawl killed while writing them are ignored, and the docum
   resumed.close();
   const again = openJournal(dir);
   const replayed = [...again.replay()];
-  assert.deepEqual(replayed, [{ t: 'round', round: 0, urls: [[record.url, 0]] }, doc, { t: 'end' }]);
+  assert.deepEqual(replayed, [{ t: 'round', round: 0, urls: [[record.url, 0]] }, once(doc), { t: 'end' }]);
   assert.equal(again.damaged.length, 0);
   again.close();
   const docs = [];
   for await (const d of readJournalDocuments(dir)) docs.push(d);
-  assert.deepEqual(docs, [{ record: doc.record, statements: doc.statements }]);
+  assert.deepEqual(docs, [{ record: doc.record, statements: once(doc).statements }]);
 });
 
 test('a damaged part line makes its document damaged, reported by the URL its document line gives', async () => {

@@ -237,6 +237,41 @@ test('a document split across journal lines publishes as one graph, a triple rep
   assert.deepEqual(await contents(fromDocuments.folder), await contents(fromJournal.folder));
 });
 
+/**
+ * A journal line as journals were written before each statement was written once: without
+ * `"distinct":true`, and with `repeat` (a packed statement) again at the end of its statements.
+ */
+function withoutDistinct(line: string, repeat: string): string {
+  return `${line.replace(',"distinct":true', '').slice(0, -2)},${repeat}]}`;
+}
+
+test('a journal written before statements were written once, with repeats in and across lines, publishes the same', async () => {
+  const docs = week1();
+  const large = docs.findIndex((d) => d.statements.length > 0 && !d.record.downloadedBy);
+  docs[large] = { ...docs[large], statements: manyStatements(docs[large].record.finalUrl!, 30_000) };
+  const dir = await journalOf(docs);
+  const file = join(dir, JOURNAL_FILE);
+  const current = await publishLogged(() => readJournalDocuments(dir));
+  const lines = readFileSync(file, 'utf8').split('\n');
+  assert.ok(lines.filter((l) => l.startsWith('{"t":"part"')).length > 1, 'the document was split');
+  // every line of a document repeats the first statement of the document (of its first line)
+  let first = '';
+  const old = lines.map((line) => {
+    if (!/^\{"t":"(doc|part)"/.test(line)) return line;
+    const head = /"statements":\[(\[[^\]]*\])/.exec(line);
+    first ||= head?.[1] ?? '';
+    const repeated = head === null ? line.replace(',"distinct":true', '') : withoutDistinct(line, first);
+    if (line.startsWith('{"t":"doc"')) first = '';
+    return repeated;
+  });
+  writeFileSync(file, old.join('\n'));
+  assert.ok(!old.some((l) => l.includes('"distinct"')));
+  const fromOld = await publishLogged(() => readJournalDocuments(dir));
+  const fallback = 'DuckDB cannot read every journal line: reading it line by line';
+  assert.ok(!fromOld.messages.includes(fallback), 'DuckDB read the old journal itself');
+  assert.deepEqual(await contents(fromOld.folder), await contents(current.folder));
+});
+
 test('a 40 MB document stages under a 256MB DuckDB memory limit', async () => {
   const dir = await tempDir('40mb');
   const url = 'http://example.org/large';
