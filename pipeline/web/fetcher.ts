@@ -24,7 +24,7 @@ export interface Fetcher {
     claim?: UrlClaim,
     validators?: Validators,
   ): Promise<FetchResult>;
-  /** Fetches a JSON-LD context (Accept: application/ld+json) under the same rules, for a context loader. */
+  /** Fetches a JSON-LD context (Accept: application/ld+json) under the same rules and `claim`, for a context loader. */
   fetchContext(url: string, signal?: AbortSignal, claim?: UrlClaim): Promise<FetchResult>;
   /** The politeness gate every request of this fetcher waits at; ask it `readyAt(pld)` to schedule. */
   readonly gate: PolitenessGate;
