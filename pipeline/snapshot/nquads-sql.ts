@@ -23,9 +23,14 @@ const IRI_UNSAFE = [
   ...[...'<>"{}|^`\\'].map((c) => c.charCodeAt(0)),
 ];
 
-/** The rare-case tests, as RE2 classes (SQL strings take backslashes literally). */
-const IRI_RARE = `'[\\x00-\\x20<>"{}|^\`\\\\]'`;
-const LITERAL_RARE = `'["\\\\\\x00-\\x1f\\x7f]'`;
+/**
+ * The common-case tests: the whole value is characters that need no escape, as RE2 patterns (SQL
+ * strings take backslashes literally). A full match of the negated class takes half the CPU of
+ * searching for one character of the class (regexp_matches): 1.1 against 2.3 s over four columns of
+ * 4.5 million real statements.
+ */
+const IRI_PLAIN = `'[^\\x00-\\x20<>"{}|^\`\\\\]*'`;
+const LITERAL_PLAIN = `'[^"\\\\\\x00-\\x1f\\x7f]*'`;
 
 const ECHAR: Readonly<Record<number, string>> = { 10: 'n', 13: 'r', 9: 't', 8: 'b', 12: 'f' };
 
@@ -35,7 +40,7 @@ export function escapeIriSql(value: string): string {
     value,
     IRI_UNSAFE.map((code) => [chr(code), `'%${hex(code, 2)}'`] as const),
   );
-  return `(CASE WHEN regexp_matches(${value}, ${IRI_RARE}) THEN ${chain} ELSE ${value} END)`;
+  return `(CASE WHEN regexp_full_match(${value}, ${IRI_PLAIN}) THEN ${value} ELSE ${chain} END)`;
 }
 
 /**
@@ -49,7 +54,7 @@ export function escapeLiteralSql(value: string): string {
     [chr(0x22), `'\\"'`],
     ...controls.map((code) => [chr(code), `'\\${ECHAR[code] ?? `u${hex(code, 4)}`}'`] as const),
   ]);
-  return `(CASE WHEN regexp_matches(${value}, ${LITERAL_RARE}) THEN ${chain} ELSE ${value} END)`;
+  return `(CASE WHEN regexp_full_match(${value}, ${LITERAL_PLAIN}) THEN ${value} ELSE ${chain} END)`;
 }
 
 /**

@@ -22,6 +22,11 @@ const HOSTILE = [
   'lone surrogates \ud800 x \udfff y \udbff',
   'iri-unsafe <>"{}|^`\\ and space and %20',
   '_:looks-blank',
+  // the escapes are chosen by a full match of the characters that need none: a character to
+  // escape first, last or alone must still be found
+  '"first and last\\',
+  '\n',
+  'ends in a space ',
 ];
 
 /** A quad of every shape (IRI, blank node and literal terms, every literal form) for each hostile string. */
