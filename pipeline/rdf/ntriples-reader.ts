@@ -244,7 +244,8 @@ class PlainLineReader {
 
 /** The string with its ECHAR and UCHAR escapes replaced; unsure on any other or invalid escape. */
 export function unescapeString(raw: string): string {
-  let out = '';
+  // pieces joined once give one flat string; `+=` gave a tree of them that the statement kept
+  const out: string[] = [];
   let from = 0;
   let at = raw.indexOf('\\');
   while (at >= 0) {
@@ -260,11 +261,12 @@ export function unescapeString(raw: string): string {
       if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw UNSURE;
       replacement = String.fromCodePoint(code);
     }
-    out += raw.slice(from, at) + replacement;
+    out.push(raw.slice(from, at), replacement);
     from = next;
     at = raw.indexOf('\\', from);
   }
-  return out + raw.slice(from);
+  out.push(raw.slice(from));
+  return out.join('');
 }
 
 /**
