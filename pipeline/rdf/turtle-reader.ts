@@ -548,7 +548,8 @@ class TurtleReader {
       this.prefixLength = colon - start;
     }
     const local = this.decode(colon + 1, end);
-    const iri = this.namespace + (escaped ? local.replace(/\\(.)/g, '$1') : local);
+    // one flat string: `+` made a pair of strings that the statement kept and the writer flattened
+    const iri = [this.namespace, escaped ? local.replace(/\\(.)/g, '$1') : local].join('');
     this.nameAt[slot] = start;
     this.nameLength[slot] = length;
     this.nameIri[slot] = iri;
