@@ -316,7 +316,8 @@ class TurtleReader {
   }
 
   private newBlank(): string {
-    return `${this.labelPrefix}-${this.blanks++}`;
+    // one flat string (see name())
+    return [this.labelPrefix, '-', this.blanks++].join('');
   }
 
   /** Predicates and objects of `subject` up to the `.` or `]` after them (left unread). */
