@@ -19,8 +19,9 @@ import type pg from 'pg';
  *   `response` names the exchange that carried its final response (its WARC pointer comes from
  *   there), `carried` is set for a 304 whose previous statements the coordinator carries over.
  * - context: the remote JSON-LD contexts of the crawl, one row per URL: asked (no answer yet) of
- *   the holder of its PLD, then its answer (the text, or why it failed), read by every worker, so
- *   that a context is fetched once per crawl and only under its PLD's lease.
+ *   the holder of `pld`, then its answer (the text, or why it failed), read by every worker, so
+ *   that a context is fetched once per crawl and only under a PLD's lease; `moved` (JSON) is where
+ *   its fetch goes on once a redirect or Link alternate led it into another PLD, `pld` then.
  * - exchange: every HTTP exchange a worker made (docs/archive.md), keyed by the worker's fetcher
  *   (`source`, unique per worker and crawl) and its number there; the coordinator writes them into
  *   the run's WARC archive. `body` holds the response body as received, `record` the rest.
@@ -90,8 +91,10 @@ CREATE TABLE IF NOT EXISTS context (
   pld text NOT NULL,
   text text,
   error text,
+  moved text,
   PRIMARY KEY (crawl, url)
 );
+ALTER TABLE context ADD COLUMN IF NOT EXISTS moved text;
 CREATE INDEX IF NOT EXISTS context_asked ON context (crawl, pld) WHERE text IS NULL AND error IS NULL;
 CREATE TABLE IF NOT EXISTS exchange (
   crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
@@ -106,13 +109,13 @@ CREATE TABLE IF NOT EXISTS exchange (
 `;
 
 /**
- * The object added to SCHEMA most recently (change it with SCHEMA): where it exists, this version
- * set the database up and SCHEMA has nothing to change. Its
- * ALTER TABLEs lock whole tables in their own order, and a worker's query that locks them in
- * another (leasePld: pld_lease, then frontier) deadlocks with them, so a worker connecting while
- * others crawl must not run them when there is nothing to change.
+ * The column added to SCHEMA most recently, as [table, column] (change it with SCHEMA): where it
+ * exists, this version set the database up and SCHEMA has nothing to change. Its ALTER TABLEs lock
+ * whole tables in their own order, and a worker's query that locks them in another (leasePld:
+ * pld_lease, then frontier) deadlocks with them, so a worker connecting while others crawl must
+ * not run them when there is nothing to change.
  */
-const NEWEST = 'context_asked';
+const NEWEST = ['context', 'moved'];
 
 /** Creates the tables where they are missing; every worker and coordinator runs it on connecting. */
 export async function ensureSchema(pool: pg.Pool): Promise<void> {
@@ -120,7 +123,11 @@ export async function ensureSchema(pool: pg.Pool): Promise<void> {
   try {
     // one at a time: concurrent CREATE ... IF NOT EXISTS can still collide in the catalogue
     await client.query('SELECT pg_advisory_lock(18)');
-    const { rows } = await client.query('SELECT to_regclass($1) IS NOT NULL AS current', [NEWEST]);
+    const { rows } = await client.query(
+      `SELECT EXISTS (SELECT 1 FROM pg_attribute
+                      WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped) AS current`,
+      NEWEST,
+    );
     if (!rows[0].current) await client.query(SCHEMA);
   } finally {
     await client.query('SELECT pg_advisory_unlock(18)').catch(() => {});
