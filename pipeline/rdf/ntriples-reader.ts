@@ -35,6 +35,19 @@ const ECHAR: Readonly<Record<string, string>> = {
 for (let c = 0x21; c < 128; c++) IRI_CHAR[c] = '<>"{}|^`\\'.includes(String.fromCharCode(c)) ? 0 : 1;
 for (let c = 0; c < 128; c++) ALNUM[c] = /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
 
+/** Slots of the readers' caches of repeated IRIs (a power of two). */
+export const IRI_SLOTS = 1024;
+
+/**
+ * Whether the `length` bytes at `a` (-1: none) are those at `b`, compared from the end, where
+ * IRIs that share a namespace differ.
+ */
+export function sameBytes(bytes: Buffer, a: number, b: number, length: number): boolean {
+  if (a < 0) return false;
+  for (let i = length - 1; i >= 0; i--) if (bytes[a + i] !== bytes[b + i]) return false;
+  return true;
+}
+
 /**
  * Thrown inside a fast reader (this one, turtle-reader.ts) when the text is not in the form it
  * reads; caught by the reader's `read`, which then hands the document to n3.
@@ -65,6 +78,11 @@ class PlainLineReader {
   private lastLabel = '';
   private lastBlank = '';
   private lastLanguage = '';
+  // IRIs repeat (a subject line after line, predicates, datatypes): one string each, found by its
+  // bytes without hashing, so that no copy is made only to be compared and dropped
+  private readonly iriAt = new Int32Array(IRI_SLOTS).fill(-1);
+  private readonly iriLength = new Int32Array(IRI_SLOTS);
+  private readonly iriText: string[] = new Array(IRI_SLOTS).fill('');
 
   constructor(bytes: Buffer, quads: boolean, builder: StatementBuilder) {
     this.bytes = bytes;
@@ -155,7 +173,16 @@ class PlainLineReader {
     }
     this.pos = at + 1;
     this.skipSpace();
-    return this.term(start, at, wide);
+    const length = at - start;
+    const slot = (length * 97 + bytes[at - 1] * 13 + bytes[at - 2]) & (IRI_SLOTS - 1);
+    if (this.iriLength[slot] === length && sameBytes(bytes, this.iriAt[slot], start, length)) {
+      return this.iriText[slot];
+    }
+    const iri = this.term(start, at, wide);
+    this.iriAt[slot] = start;
+    this.iriLength[slot] = length;
+    this.iriText[slot] = iri;
+    return iri;
   }
 
   /** The term from byte `start` to `end`; `wide` when it holds bytes >= 0x80, which are decoded. */
@@ -244,7 +271,8 @@ class PlainLineReader {
 
 /** The string with its ECHAR and UCHAR escapes replaced; unsure on any other or invalid escape. */
 export function unescapeString(raw: string): string {
-  let out = '';
+  // pieces joined once give one flat string; `+=` gave a tree of them that the statement kept
+  const out: string[] = [];
   let from = 0;
   let at = raw.indexOf('\\');
   while (at >= 0) {
@@ -260,11 +288,12 @@ export function unescapeString(raw: string): string {
       if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw UNSURE;
       replacement = String.fromCodePoint(code);
     }
-    out += raw.slice(from, at) + replacement;
+    out.push(raw.slice(from, at), replacement);
     from = next;
     at = raw.indexOf('\\', from);
   }
-  return out + raw.slice(from);
+  out.push(raw.slice(from));
+  return out.join('');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Parser } from 'n3';
-import { IRI_CHAR, UNSURE, unescapeString } from './ntriples-reader.ts';
+import { IRI_CHAR, sameBytes, UNSURE, unescapeString } from './ntriples-reader.ts';
 import { RDF_DIR_LANG_STRING, RDF_LANG_STRING } from './rdf-terms.ts';
 import type { StatementBuilder } from './statement-builder.ts';
 
@@ -316,7 +316,8 @@ class TurtleReader {
   }
 
   private newBlank(): string {
-    return `${this.labelPrefix}-${this.blanks++}`;
+    // one flat string (see name())
+    return [this.labelPrefix, '-', this.blanks++].join('');
   }
 
   /** Predicates and objects of `subject` up to the `.` or `]` after them (left unread). */
@@ -537,10 +538,10 @@ class TurtleReader {
     // most names repeat (predicates, classes, datatypes): one IRI string each, found without hashing
     const length = end - start;
     const slot = (length * 97 + bytes[end - 1] * 13 + bytes[Math.max(end - 2, start)]) & (NAME_SLOTS - 1);
-    if (this.nameLength[slot] === length && this.sameBytes(this.nameAt[slot], start, length)) {
+    if (this.nameLength[slot] === length && sameBytes(this.bytes, this.nameAt[slot], start, length)) {
       return this.nameIri[slot];
     }
-    if (this.prefixLength !== colon - start || !this.sameBytes(this.prefixAt, start, colon - start)) {
+    if (this.prefixLength !== colon - start || !sameBytes(this.bytes, this.prefixAt, start, colon - start)) {
       const namespace = this.prefixes.get(this.decode(start, colon));
       if (namespace === undefined) throw UNSURE;
       this.namespace = namespace;
@@ -548,7 +549,8 @@ class TurtleReader {
       this.prefixLength = colon - start;
     }
     const local = this.decode(colon + 1, end);
-    const iri = this.namespace + (escaped ? local.replace(/\\(.)/g, '$1') : local);
+    // one flat string: `+` made a pair of strings that the statement kept and the writer flattened
+    const iri = [this.namespace, escaped ? local.replace(/\\(.)/g, '$1') : local].join('');
     this.nameAt[slot] = start;
     this.nameLength[slot] = length;
     this.nameIri[slot] = iri;
@@ -585,14 +587,6 @@ class TurtleReader {
     const bytes = this.bytes;
     for (let at = start; at < end; at++) if (bytes[at] >= 0x80) return bytes.toString('utf8', start, end);
     return this.text.slice(start, end);
-  }
-
-  /** Whether the `length` bytes at `a` (-1: none) are those at `b`. */
-  private sameBytes(a: number, b: number, length: number): boolean {
-    if (a < 0) return false;
-    const bytes = this.bytes;
-    for (let i = 0; i < length; i++) if (bytes[a + i] !== bytes[b + i]) return false;
-    return true;
   }
 
   /** `_:label` as the document's label. */
