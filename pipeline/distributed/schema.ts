@@ -24,6 +24,9 @@ import type pg from 'pg';
  * - exchange: every HTTP exchange a worker made (docs/archive.md), keyed by the worker's fetcher
  *   (`source`, unique per worker and crawl) and its number there; the coordinator writes them into
  *   the run's WARC archive. `body` holds the response body as received, `record` the rest.
+ * - crawl_worker: the workers serving a crawl and their fetch slots, each row kept alive by its
+ *   worker's lease renewals (the database's clock), so the round-end rule counts the slots of every
+ *   live worker, leases held or not, and a worker that died stops counting when its leases expire.
  *
  * Columns added after the first release are added with ALTER TABLE too, so that a database that
  * holds an older crawl gets them.
@@ -103,6 +106,13 @@ CREATE TABLE IF NOT EXISTS exchange (
   PRIMARY KEY (crawl, seq),
   UNIQUE (crawl, source, id)
 );
+CREATE TABLE IF NOT EXISTS crawl_worker (
+  crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
+  id text NOT NULL,
+  slots integer NOT NULL,
+  expires_at timestamptz NOT NULL,
+  PRIMARY KEY (crawl, id)
+);
 `;
 
 /**
@@ -112,7 +122,7 @@ CREATE TABLE IF NOT EXISTS exchange (
  * another (leasePld: pld_lease, then frontier) deadlocks with them, so a worker connecting while
  * others crawl must not run them when there is nothing to change.
  */
-const NEWEST = 'context_asked';
+const NEWEST = 'crawl_worker';
 
 /** Creates the tables where they are missing; every worker and coordinator runs it on connecting. */
 export async function ensureSchema(pool: pg.Pool): Promise<void> {

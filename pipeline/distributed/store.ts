@@ -178,23 +178,28 @@ export async function crawlStatus(pool: pg.Pool, id: string) {
 }
 
 /**
- * What the round-end rule looks at: the PLDs with URLs waiting in a round, the workers holding
- * leases now, and whether candidates within `maxDepth` bring a PLD that has none waiting.
+ * What the round-end rule looks at: the PLDs with URLs waiting in a round, the fetch slots of the
+ * live workers (those registered whose rows have not expired, with theirs; a lease holder that never
+ * registered, a worker of an earlier version, with `slots`), and whether candidates within
+ * `maxDepth` bring a PLD that has none waiting.
  */
-export async function roundEndView(pool: pg.Pool, crawl: string, maxDepth: number) {
+export async function roundEndView(pool: pg.Pool, crawl: string, maxDepth: number, slots: number) {
   const { rows } = await pool.query(
-    `SELECT
+    `WITH live AS (SELECT id, slots FROM crawl_worker WHERE crawl = $1 AND expires_at > clock_timestamp())
+     SELECT
        (SELECT count(DISTINCT pld) FROM frontier
         WHERE crawl = $1 AND state = 'waiting' AND round IS NOT NULL)::int AS active,
-       (SELECT count(DISTINCT owner) FROM pld_lease
-        WHERE crawl = $1 AND expires_at > clock_timestamp())::int AS workers,
+       ((SELECT coalesce(sum(slots), 0) FROM live)
+        + $3 * (SELECT count(DISTINCT owner) FROM pld_lease
+                WHERE crawl = $1 AND expires_at > clock_timestamp()
+                  AND owner NOT IN (SELECT id FROM live)))::int AS slots,
        EXISTS (SELECT 1 FROM frontier c
                WHERE c.crawl = $1 AND c.state = 'waiting' AND c.round IS NULL AND c.depth <= $2
                  AND NOT EXISTS (SELECT 1 FROM frontier a WHERE a.crawl = $1 AND a.pld = c.pld
                                  AND a.state = 'waiting' AND a.round IS NOT NULL)) AS incoming`,
-    [crawl, maxDepth],
+    [crawl, maxDepth, slots],
   );
-  return rows[0] as { active: number; workers: number; incoming: boolean };
+  return rows[0] as { active: number; slots: number; incoming: boolean };
 }
 
 /** Links of a document at `depth`, as candidates of the next round. */
@@ -346,23 +351,39 @@ export async function askedContexts(pool: pg.Pool, crawl: string, plds: readonly
   return rows as { url: string; pld: string }[];
 }
 
-/** Extends the leases `owner` still holds; returns the PLDs renewed (the others were lost). */
+/**
+ * Keeps `owner` registered as a live worker of the crawl with its fetch `slots` (the round-end
+ * rule counts them) and extends the leases it still holds, both for `leaseMs`; returns the PLDs
+ * renewed (the others were lost).
+ */
 export async function renewLeases(
   pool: pg.Pool,
   crawl: string,
   owner: string,
+  slots: number,
   plds: readonly string[],
   leaseMs: number,
 ): Promise<Set<string>> {
-  const { rows } = await inTransaction(pool, (client) =>
-    client.query(
+  const { rows } = await inTransaction(pool, async (client) => {
+    await client.query(
+      `INSERT INTO crawl_worker (crawl, id, slots, expires_at)
+       VALUES ($1, $2, $3, clock_timestamp() + $4 * interval '1 millisecond')
+       ON CONFLICT (crawl, id) DO UPDATE SET slots = excluded.slots, expires_at = excluded.expires_at`,
+      [crawl, owner, slots, leaseMs],
+    );
+    return client.query(
       `UPDATE pld_lease SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
        WHERE crawl = $1 AND owner = $2 AND pld = ANY($3::text[]) AND expires_at > clock_timestamp()
        RETURNING pld`,
       [crawl, owner, [...plds].sort(), leaseMs],
-    ),
-  );
+    );
+  });
   return new Set(rows.map((r) => r.pld as string));
+}
+
+/** `owner` no longer serves the crawl: its slots stop counting at once. */
+export async function leaveCrawl(pool: pg.Pool, crawl: string, owner: string): Promise<void> {
+  await pool.query('DELETE FROM crawl_worker WHERE crawl = $1 AND id = $2', [crawl, owner]);
 }
 
 /** Gives a lease back with its politeness state and robots.txt answers, for whoever leases the PLD next. */

@@ -20,6 +20,7 @@ import {
   crawlState,
   type Lease,
   leasePld,
+  leaveCrawl,
   nextUrl,
   pldRecords,
   recordOutcome,
@@ -207,7 +208,8 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
   });
   const w: WorkerCrawl = { ...base, contexts };
   const leased = () => [...held.values()].filter((h) => !h.brief).length;
-  let renewedAt = o.clock.now();
+  // registered before its first lease: its slots count for the round-end rule from now on
+  let renewedAt = await renew(pool, crawl.id, config.concurrency, held, o);
   o.logger.info({ crawl: crawl.id, worker: o.id }, 'worker joined crawl');
   try {
     while (!o.signal.aborted && failure === null) {
@@ -235,7 +237,9 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
       const pause = new AbortController();
       await Promise.race([...tasks, o.clock.sleep(pollMs, pause.signal).catch(() => {})]);
       pause.abort();
-      if (o.clock.now() - renewedAt >= o.leaseMs / 4) renewedAt = await renew(pool, crawl.id, held, o);
+      if (o.clock.now() - renewedAt >= o.leaseMs / 4) {
+        renewedAt = await renew(pool, crawl.id, config.concurrency, held, o);
+      }
       for (const h of held.values()) if (o.clock.now() >= h.deadline) h.stop.abort();
       await contexts.serveAsked();
     }
@@ -250,21 +254,26 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
     await storeExchanges(pool, crawl.id, w.source, left).catch((error: unknown) =>
       o.logger.warn({ error: (error as Error).message, exchanges: left.length }, 'exchanges not stored'),
     );
+    // unreachable database: the row expires with the leases
+    await leaveCrawl(pool, crawl.id, o.id).catch(() => {});
   }
   if (failure !== null) throw failure;
   return recorded;
 }
 
-/** Renews every lease held; those lost are stopped. Returns when the renewal was asked (local clock). */
+/**
+ * Keeps this worker registered with its `slots` and renews every lease held; those lost are
+ * stopped. Returns when the renewal was asked (local clock).
+ */
 async function renew(
   pool: pg.Pool,
   crawl: string,
+  slots: number,
   held: Map<string, Held>,
   o: WorkerOptions,
 ): Promise<number> {
   const before = o.clock.now();
-  if (held.size === 0) return before;
-  const renewed = await renewLeases(pool, crawl, o.id, [...held.keys()], o.leaseMs);
+  const renewed = await renewLeases(pool, crawl, o.id, slots, [...held.keys()], o.leaseMs);
   for (const [pld, h] of held) {
     if (renewed.has(pld)) h.deadline = before + o.leaseMs * LOCAL_SHARE;
     else h.stop.abort();
