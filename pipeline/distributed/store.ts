@@ -8,6 +8,7 @@ import type {
   Statement,
 } from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
+import type { PldTrust } from '../crawl/index.ts';
 import type { StoredExchange } from './exchanges.ts';
 
 /** A URL as it joins a round: [url, depth] (the journal's RoundUrl). */
@@ -45,6 +46,8 @@ export interface Lease {
    * an outcome or a release only when not null: null says unchanged since last stored.
    */
   readonly robots: string | null;
+  /** The re-visit policy's trust in the PLD's 304s, so that a PLD changing workers is not checked again. */
+  readonly trust: PldTrust;
 }
 
 /** One URL's outcome, as a worker records it. */
@@ -276,7 +279,7 @@ export async function leasePld(
        next_allowed_ms = CASE WHEN l.owner IS NULL THEN l.next_allowed_ms
          ELSE greatest(l.next_allowed_ms, extract(epoch FROM l.expires_at) * 1000 + l.delay_ms) END
      FROM free WHERE l.crawl = $1 AND l.pld = free.pld
-     RETURNING l.pld, l.next_allowed_ms, l.delay_ms, l.robots`,
+     RETURNING l.pld, l.next_allowed_ms, l.delay_ms, l.robots, l.revisit_trust`,
     [crawl, owner, leaseMs, pld],
   );
   const row = rows[0];
@@ -286,6 +289,7 @@ export async function leasePld(
         nextAllowedMs: Number(row.next_allowed_ms),
         delayMs: Number(row.delay_ms),
         robots: row.robots,
+        trust: row.revisit_trust,
       }
     : null;
 }
@@ -386,13 +390,13 @@ export async function leaveCrawl(pool: pg.Pool, crawl: string, owner: string): P
   await pool.query('DELETE FROM crawl_worker WHERE crawl = $1 AND id = $2', [crawl, owner]);
 }
 
-/** Gives a lease back with its politeness state and robots.txt answers, for whoever leases the PLD next. */
+/** Gives a lease back with its politeness state, robots.txt answers and 304 trust, for whoever leases the PLD next. */
 export async function releaseLease(pool: pg.Pool, crawl: string, owner: string, state: Lease): Promise<void> {
   await pool.query(
     `UPDATE pld_lease SET owner = NULL, expires_at = NULL, next_allowed_ms = $4, delay_ms = $5,
-       robots = coalesce($6, robots)
+       robots = coalesce($6, robots), revisit_trust = $7
      WHERE crawl = $1 AND pld = $2 AND owner = $3`,
-    [crawl, state.pld, owner, state.nextAllowedMs, state.delayMs, state.robots],
+    [crawl, state.pld, owner, state.nextAllowedMs, state.delayMs, state.robots, state.trust],
   );
 }
 
@@ -527,9 +531,10 @@ export async function recordOutcome(
     await addPlds(client, crawl, news.map(urlPld), lease.delayMs);
     // last, so that the lease row is locked only briefly (renewals update it too)
     const held = await client.query(
-      `UPDATE pld_lease SET next_allowed_ms = $4, delay_ms = $5, robots = coalesce($6, robots)
+      `UPDATE pld_lease SET next_allowed_ms = $4, delay_ms = $5, robots = coalesce($6, robots),
+         revisit_trust = $7
        WHERE crawl = $1 AND pld = $2 AND owner = $3 AND expires_at > clock_timestamp()`,
-      [crawl, lease.pld, owner, lease.nextAllowedMs, lease.delayMs, lease.robots],
+      [crawl, lease.pld, owner, lease.nextAllowedMs, lease.delayMs, lease.robots, lease.trust],
     );
     if (held.rowCount !== 1) throw LEASE_LOST;
     return true;
