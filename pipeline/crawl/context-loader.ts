@@ -1,4 +1,4 @@
-import type { CrawlConfig } from '../core/index.ts';
+import type { CrawlConfig, FetchResult } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import { type ContextLoader, crawlContexts } from '../rdf/index.ts';
 import { alternateJsonLd, type Fetcher, isJsonType } from '../web/index.ts';
@@ -22,16 +22,26 @@ export function contextLoader(web: Fetcher, config: CrawlConfig): ContextLoader 
  * to its JSON-LD alternate (as https://schema.org does) is followed there once, within the same
  * fetch of the context.
  */
-export async function fetchContextText(
+async function fetchContextText(
   web: Pick<Fetcher, 'fetchContext'>,
   url: string,
   signal?: AbortSignal,
 ): Promise<string> {
   const result = await web.fetchContext(url, signal);
+  const alternate = contextAlternate(result, url);
+  return contextText(alternate ? await web.fetchContext(alternate, signal) : result);
+}
+
+/** Where the context `url` has its JSON-LD when `result` (its answer) is of another type, or null. */
+export function contextAlternate(result: FetchResult, url: string): string | null {
   const alternate = isJsonType(result.headers['content-type'])
     ? null
     : alternateJsonLd(result.headers.link, result.finalUrl);
-  const answer = alternate && alternate !== url ? await web.fetchContext(alternate, signal) : result;
+  return alternate && alternate !== url ? alternate : null;
+}
+
+/** The text of a context's final answer, or the `parse` error a context loader rejects with. */
+export function contextText(answer: FetchResult): string {
   if (answer.error || !answer.body) {
     throw new ObservatoryError('parse', `JSON-LD context ${answer.finalUrl}: ${answer.error ?? 'empty'}`);
   }

@@ -1,6 +1,6 @@
 /** The crawl stage: frontier, breadth-first rounds, journal and resume, kernel expansion. */
 
-export { fetchContextText } from './context-loader.ts';
+export { contextAlternate, contextText } from './context-loader.ts';
 export type { CrawlFetcher, CrawlOptions, CrawlPlan, CrawlResult } from './crawl.ts';
 export { runCrawl, seedUrls } from './crawl.ts';
 export type { CrawlStatsSnapshot, RoundStats } from './crawl-stats.ts';

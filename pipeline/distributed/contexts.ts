@@ -1,9 +1,16 @@
 import type pg from 'pg';
 import { type Clock, type CrawlConfig, ObservatoryError, urlPld } from '../core/index.ts';
-import { fetchContextText } from '../crawl/index.ts';
-import { type ContextLoader, crawlContexts } from '../rdf/index.ts';
+import { type ContextLoader, contextLimitError, crawlContexts } from '../rdf/index.ts';
 import type { Fetcher } from '../web/index.ts';
-import { answerContext, askContext, askedContexts, type ContextAnswer, contextAnswer } from './store.ts';
+import { type ContextMove, fetchContextHops } from './context-hops.ts';
+import {
+  answerContext,
+  askContext,
+  askedContexts,
+  type ContextAnswer,
+  contextState,
+  moveContext,
+} from './store.ts';
 
 /** A PLD lease as context fetches use it. */
 export interface ContextLease {
@@ -46,11 +53,14 @@ export interface SharedContextsOptions {
  * PostgreSQL for every worker (so it is fetched once per crawl, as in one process). A worker that
  * needs a context of a PLD it does not hold asks for it (a context row without an answer) and
  * waits: the PLD's holder fetches it between its polls, or, when nobody holds the PLD, the worker
- * leases it itself for the fetch and gives it back. Serving asked contexts does not wait on the
- * holder's own documents, so two workers that each need a context of the other's PLD both get it.
+ * leases it itself for the fetch and gives it back. A context whose redirect or Link alternate
+ * leads into another PLD is moved there (its row names that PLD and where its fetch goes on) and
+ * goes on under that PLD's lease the same way. Serving asked contexts does not wait on the
+ * holder's own documents, nor a context's fetch on another PLD, so two workers that each need a
+ * context of the other's PLD both get it. The crawl's limit of contexts is counted in PostgreSQL.
  */
 export class SharedContexts {
-  /** The loader of every document this worker parses in the crawl (cached and limited per worker). */
+  /** The loader of every document this worker parses in the crawl (cached per worker, limited per crawl). */
   readonly load: ContextLoader;
   /** Context fetches of this worker in flight, by URL (one at a time per URL). */
   private readonly fetching = new Map<string, Promise<ContextAnswer | null>>();
@@ -60,7 +70,8 @@ export class SharedContexts {
 
   constructor(o: SharedContextsOptions) {
     this.o = o;
-    this.load = crawlContexts(o.config.maxContextsPerCrawl, (url) => {
+    // the limit is the crawl's, counted by askContext: this cache only saves asking again
+    this.load = crawlContexts(Number.POSITIVE_INFINITY, (url) => {
       const answer = this.answer(url);
       const settled = answer.then(
         () => {},
@@ -68,11 +79,11 @@ export class SharedContexts {
       );
       this.waits.add(settled);
       settled.then(() => this.waits.delete(settled));
-      return answer.then(textOf);
+      return answer.then((got) => textOf(url, got, o.config.maxContextsPerCrawl));
     });
   }
 
-  /** Fetches the contexts other workers asked of the PLDs this worker holds. */
+  /** Fetches the contexts other workers asked of the PLDs this worker holds (or moved there). */
   async serveAsked(): Promise<void> {
     const plds = this.o.leases.plds();
     if (plds.length === 0) return;
@@ -87,22 +98,21 @@ export class SharedContexts {
     await Promise.all(this.waits);
   }
 
-  /** The context's answer for this crawl: stored already, fetched under a lease, or waited for. */
-  private async answer(url: string): Promise<ContextAnswer> {
-    const { pool, crawl, leases, signal } = this.o;
-    const pld = urlPld(url);
-    let asked = false;
+  /**
+   * The context's answer for this crawl: stored already, fetched under a lease, or waited for;
+   * null when the crawl's limit of contexts refuses it.
+   */
+  private async answer(url: string): Promise<ContextAnswer | null> {
+    const { pool, crawl, config, leases, signal } = this.o;
     try {
+      if (!(await askContext(pool, crawl, url, urlPld(url), config.delayMs, config.maxContextsPerCrawl)))
+        return null;
       for (;;) {
         signal.throwIfAborted();
-        const stored = await contextAnswer(pool, crawl, url);
-        if (stored) return stored;
-        const held = leases.held(pld);
-        if (!held && !asked) {
-          await askContext(pool, crawl, url, pld, this.o.config.delayMs);
-          asked = true;
-        }
-        const lease = held ?? (await leases.leaseBriefly(pld));
+        const row = await contextState(pool, crawl, url);
+        if (row.answer) return row.answer;
+        const held = leases.held(row.pld);
+        const lease = held ?? (await leases.leaseBriefly(row.pld));
         if (lease) {
           const fetched = await this.fetchUnder(lease, url).finally(() =>
             held ? undefined : leases.releaseBriefly(lease),
@@ -118,7 +128,10 @@ export class SharedContexts {
     }
   }
 
-  /** Fetches `url` under `lease` and stores its answer; null when the lease stopped first. */
+  /**
+   * Fetches `url` under `lease` from where its row says, and stores its answer or where it moved;
+   * null when it moved to another PLD or the lease stopped first.
+   */
   private fetchUnder(lease: ContextLease, url: string): Promise<ContextAnswer | null> {
     let fetching = this.fetching.get(url);
     if (!fetching) {
@@ -136,22 +149,36 @@ export class SharedContexts {
   }
 
   private async fetchAndStore(lease: ContextLease, url: string): Promise<ContextAnswer | null> {
+    const { pool, crawl, config, web } = this.o;
+    const { pld } = lease.lease;
     const { signal } = lease.stop;
-    let answer: ContextAnswer;
+    // read under the lease: what was read before it may have been answered (or moved on) by its previous holder
+    const row = await contextState(pool, crawl, url);
+    if (row.answer) return row.answer;
+    if (row.pld !== pld) return null;
+    let got: ContextAnswer | ContextMove;
     try {
-      answer = { text: await fetchContextText(this.o.web, url, signal), error: null };
+      const at = row.moved ?? { path: [url], alternate: false };
+      got = await fetchContextHops(web, url, at, pld, config.maxRedirects, signal);
     } catch (error) {
       if (signal.aborted) return null;
-      if (!(error instanceof ObservatoryError)) throw error;
-      answer = { text: null, error: error.message };
+      throw error;
     }
-    await answerContext(this.o.pool, this.o.crawl, url, lease.lease.pld, answer);
-    return answer;
+    if ('path' in got) {
+      await moveContext(pool, crawl, url, pld, got, config.delayMs);
+      return null;
+    }
+    await answerContext(pool, crawl, url, pld, got);
+    return got;
   }
 }
 
-/** The text a context loader gives for an answer, or the `parse` error the one-process loader throws. */
-function textOf(answer: ContextAnswer): string {
+/**
+ * The text a context loader gives for an answer, or the `parse` error the one-process loader
+ * throws; no answer is the crawl's limit of contexts refusing it.
+ */
+function textOf(url: string, answer: ContextAnswer | null, maxContextsPerCrawl: number): string {
+  if (answer === null) throw contextLimitError(url, maxContextsPerCrawl);
   if (answer.error !== null) throw new ObservatoryError('parse', answer.error);
   return answer.text;
 }

@@ -21,8 +21,9 @@ import type pg from 'pg';
  *   `response` names the exchange that carried its final response (its WARC pointer comes from
  *   there), `carried` is set for a 304 whose previous statements the coordinator carries over.
  * - context: the remote JSON-LD contexts of the crawl, one row per URL: asked (no answer yet) of
- *   the holder of its PLD, then its answer (the text, or why it failed), read by every worker, so
- *   that a context is fetched once per crawl and only under its PLD's lease.
+ *   the holder of `pld`, then its answer (the text, or why it failed), read by every worker, so
+ *   that a context is fetched once per crawl and only under a PLD's lease; `moved` (JSON) is where
+ *   its fetch goes on once a redirect or Link alternate led it into another PLD, `pld` then.
  * - exchange: every HTTP exchange a worker made (docs/archive.md), keyed by the worker's fetcher
  *   (`source`, unique per worker and crawl) and its number there; the coordinator writes them into
  *   the run's WARC archive. `body` holds the response body as received, `record` the rest.
@@ -97,8 +98,10 @@ CREATE TABLE IF NOT EXISTS context (
   pld text NOT NULL,
   text text,
   error text,
+  moved text,
   PRIMARY KEY (crawl, url)
 );
+ALTER TABLE context ADD COLUMN IF NOT EXISTS moved text;
 CREATE INDEX IF NOT EXISTS context_asked ON context (crawl, pld) WHERE text IS NULL AND error IS NULL;
 CREATE TABLE IF NOT EXISTS exchange (
   crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
@@ -124,7 +127,7 @@ CREATE TABLE IF NOT EXISTS crawl_worker (
  * transaction): change it with SCHEMA. Where the database says it, SCHEMA has nothing to change,
  * and a worker connecting while others crawl runs none of it.
  */
-const VERSION = 'observatory distributed schema 2';
+const VERSION = 'observatory distributed schema 3';
 
 /**
  * How long the upgrade waits for one table lock before it gives way. SCHEMA's ALTER TABLEs lock

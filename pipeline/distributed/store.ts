@@ -9,6 +9,7 @@ import type {
 } from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
 import type { PldTrust } from '../crawl/index.ts';
+import type { ContextMove } from './context-hops.ts';
 import type { StoredExchange } from './exchanges.ts';
 
 /** A URL as it joins a round: [url, depth] (the journal's RoundUrl). */
@@ -302,33 +303,84 @@ export type ContextAnswer =
   | { readonly text: string; readonly error: null }
   | { readonly text: null; readonly error: string };
 
-/** The context's answer if some worker stored it, else null. */
-export async function contextAnswer(
+/** A context of the crawl: asked of the holder of `pld`, going on from `moved` if set, until it has its answer. */
+export interface ContextRow {
+  readonly pld: string;
+  readonly moved: ContextMove | null;
+  readonly answer: ContextAnswer | null;
+}
+
+/** The second key is the crawl's: the count of a crawl's contexts and its insert are one at a time. */
+const CONTEXT_LOCK = 19;
+
+/** The context's row; it exists once askContext said so. */
+export async function contextState(pool: pg.Pool, crawl: string, url: string): Promise<ContextRow> {
+  const { rows } = await pool.query(
+    'SELECT pld, moved, text, error FROM context WHERE crawl = $1 AND url = $2',
+    [crawl, url],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`context ${url} of crawl ${crawl} is not in the coordinator`);
+  return {
+    pld: row.pld,
+    moved: row.moved === null ? null : (JSON.parse(row.moved) as ContextMove),
+    answer: row.text !== null || row.error !== null ? { text: row.text, error: row.error } : null,
+  };
+}
+
+/**
+ * Asks the holder of `pld` for a context (a row without an answer) and gives the PLD a lease row,
+ * unless the crawl asked for `limit` contexts already: false then (the crawl's limit of contexts,
+ * across its workers). A context asked before stays asked (true).
+ */
+export async function askContext(
   pool: pg.Pool,
   crawl: string,
   url: string,
-): Promise<ContextAnswer | null> {
-  const { rows } = await pool.query(
-    'SELECT text, error FROM context WHERE crawl = $1 AND url = $2 AND (text IS NOT NULL OR error IS NOT NULL)',
-    [crawl, url],
-  );
-  return (rows[0] as ContextAnswer | undefined) ?? null;
-}
-
-/** Asks the holder of `pld` for a context (a row without an answer), and gives the PLD a lease row. */
-export async function askContext(pool: pg.Pool, crawl: string, url: string, pld: string, delayMs: number) {
-  await inTransaction(pool, async (client) => {
-    // pld_lease first, as ensureSchema locks them: a worker connecting meanwhile must not deadlock with it
+  pld: string,
+  delayMs: number,
+  limit: number,
+): Promise<boolean> {
+  return inTransaction(pool, async (client) => {
+    // the lock before any row: two asks adding the same PLD row must not each wait for the other;
+    // then pld_lease before context, as ensureSchema locks them (a worker connecting meanwhile)
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CONTEXT_LOCK, crawl]);
     await addPlds(client, crawl, [pld], delayMs);
-    await client.query('INSERT INTO context (crawl, url, pld) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
-      crawl,
-      url,
-      pld,
-    ]);
+    const { rows } = await client.query(
+      `SELECT count(*)::integer AS asked, bool_or(url = $2) AS known FROM context WHERE crawl = $1`,
+      [crawl, url],
+    );
+    if (rows[0].known) return true;
+    if (rows[0].asked >= limit) return false;
+    await client.query('INSERT INTO context (crawl, url, pld) VALUES ($1, $2, $3)', [crawl, url, pld]);
+    return true;
   });
 }
 
-/** Stores a context's answer for every worker of the crawl (the first answer stays). */
+/**
+ * Hands a context's fetch, stopped at a URL of another PLD, on to that PLD's holder: it goes on
+ * from `moved` (unless the context has its answer or went on already).
+ */
+export async function moveContext(
+  pool: pg.Pool,
+  crawl: string,
+  url: string,
+  from: string,
+  moved: ContextMove,
+  delayMs: number,
+): Promise<void> {
+  const to = urlPld(moved.path[moved.path.length - 1]);
+  await inTransaction(pool, async (client) => {
+    await addPlds(client, crawl, [to], delayMs);
+    await client.query(
+      `UPDATE context SET pld = $4, moved = $5
+       WHERE crawl = $1 AND url = $2 AND pld = $3 AND text IS NULL AND error IS NULL`,
+      [crawl, url, from, to, JSON.stringify(moved)],
+    );
+  });
+}
+
+/** Stores a context's answer for every worker of the crawl (the first answer stays), fetched under `pld`'s lease. */
 export async function answerContext(
   pool: pg.Pool,
   crawl: string,
@@ -337,9 +389,8 @@ export async function answerContext(
   answer: ContextAnswer,
 ): Promise<void> {
   await pool.query(
-    `INSERT INTO context (crawl, url, pld, text, error) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (crawl, url) DO UPDATE SET text = excluded.text, error = excluded.error
-     WHERE context.text IS NULL AND context.error IS NULL`,
+    `UPDATE context SET text = $4, error = $5
+     WHERE crawl = $1 AND url = $2 AND pld = $3 AND text IS NULL AND error IS NULL`,
     [crawl, url, pld, answer.text, answer.error],
   );
 }

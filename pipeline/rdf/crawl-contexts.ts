@@ -15,17 +15,18 @@ export function crawlContexts(
   return (url) => {
     let pending = cache.get(url);
     if (pending) return pending;
-    if (cache.size >= maxContextsPerCrawl) {
-      return Promise.reject(
-        new ObservatoryError(
-          'context_limit',
-          `remote JSON-LD context ${url} refused: this crawl fetched its limit of ${maxContextsPerCrawl} contexts`,
-        ),
-      );
-    }
+    if (cache.size >= maxContextsPerCrawl) return Promise.reject(contextLimitError(url, maxContextsPerCrawl));
     pending = answer(url);
     pending.catch(() => {});
     cache.set(url, pending);
     return pending;
   };
+}
+
+/** Why the context `url` is refused once its crawl asked for `maxContextsPerCrawl` others. */
+export function contextLimitError(url: string, maxContextsPerCrawl: number): ObservatoryError {
+  return new ObservatoryError(
+    'context_limit',
+    `remote JSON-LD context ${url} refused: this crawl fetched its limit of ${maxContextsPerCrawl} contexts`,
+  );
 }

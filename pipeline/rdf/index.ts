@@ -4,7 +4,7 @@
  */
 export type { CanonicalGraph, CanonicalMethod } from './canonical-lines.ts';
 export { canonicalGraph } from './canonical-lines.ts';
-export { crawlContexts } from './crawl-contexts.ts';
+export { contextLimitError, crawlContexts } from './crawl-contexts.ts';
 export type { GraphDiff } from './graph-diff.ts';
 export { diffStatements } from './graph-diff.ts';
 export { graphHash } from './graph-hash.ts';

@@ -24,8 +24,8 @@ export interface Fetcher {
     claim?: UrlClaim,
     validators?: Validators,
   ): Promise<FetchResult>;
-  /** Fetches a JSON-LD context (Accept: application/ld+json) under the same rules, for a context loader. */
-  fetchContext(url: string, signal?: AbortSignal): Promise<FetchResult>;
+  /** Fetches a JSON-LD context (Accept: application/ld+json) under the same rules and `claim`, for a context loader. */
+  fetchContext(url: string, signal?: AbortSignal, claim?: UrlClaim): Promise<FetchResult>;
   /** The politeness gate every request of this fetcher waits at; ask it `readyAt(pld)` to schedule. */
   readonly gate: PolitenessGate;
   /** The robots.txt answers cached so far, per PLD, and taking another fetcher's (a distributed lease). */
@@ -72,7 +72,7 @@ export function createFetcher(
   return {
     fetchDocument: (url, signal, claim, validators) =>
       fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal, claim, validators),
-    fetchContext: (url, signal) => fetchWithRules(ctx, robots, url, ACCEPT_JSONLD, signal),
+    fetchContext: (url, signal, claim) => fetchWithRules(ctx, robots, url, ACCEPT_JSONLD, signal, claim),
     gate: ctx.gate,
     robots,
     stats: () => stats.table,

@@ -12,12 +12,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { crawlConfig, parseResolveRule, payLevelDomain } from '../../pipeline/core/index.ts';
+import { crawlConfig, parseResolveRule } from '../../pipeline/core/index.ts';
 import type { RequestLogEntry } from '../../pipeline/simweb/index.ts';
 import { politenessViolations } from '../crawl/sim-crawl.ts';
 import { firstDifferences, publishedContent } from '../soak/published-content.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
-import { coordinatedWeek, freshRoot, oneProcessWeek, type WeekRun } from './sim-distributed.ts';
+import { coordinatedWeek, freshRoot, oneProcessWeek, requestEntry, type WeekRun } from './sim-distributed.ts';
 
 const W0 = Date.UTC(2026, 0, 5);
 const DELAY = 250;
@@ -53,20 +53,9 @@ function documentBody(pld: string, i: number): string {
 before(async () => {
   pg = await startPostgres();
   server = createServer((req, res) => {
-    const host = (req.headers.host ?? '').split(':')[0];
-    const path = req.url ?? '/';
-    log.push({
-      seq: log.length + 1,
-      status: null,
-      startedAt: performance.timeOrigin + performance.now(),
-      virtualAt: 0,
-      scheme: 'http',
-      host,
-      pld: payLevelDomain(host),
-      method: req.method ?? 'GET',
-      path,
-      userAgent: req.headers['user-agent'] ?? null,
-    });
+    const entry = requestEntry(log.length + 1, req);
+    log.push(entry);
+    const { host, path } = entry;
     if (path === '/robots.txt')
       return void res
         .writeHead(200, { 'content-type': 'text/plain' })

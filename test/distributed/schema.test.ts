@@ -36,7 +36,7 @@ async function query(url: string, sql: string): Promise<Record<string, unknown>[
 
 /**
  * Turns a current database back into one of the previous schema (no crawl_worker table, no
- * revisit_trust column, no version); `keepTables` leaves the tables and columns, so that workers
+ * revisit_trust column, no version; the context table's moved column is older); `keepTables` leaves the tables and columns, so that workers
  * of this version keep crawling it while the upgrade runs: its statements take the same locks.
  */
 async function makeOld(url: string, keepTables = false): Promise<void> {

@@ -3,12 +3,19 @@
  * test/observe/sim-weekly.ts, with `crawl` set to the coordinator and workers beside it.
  */
 import { mkdtempSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CrawlConfig, clockStartingAt, silentLogger, systemClock } from '../../pipeline/core/index.ts';
+import {
+  type CrawlConfig,
+  clockStartingAt,
+  payLevelDomain,
+  silentLogger,
+  systemClock,
+} from '../../pipeline/core/index.ts';
 import { coordinatedCrawl, runWorker } from '../../pipeline/distributed/index.ts';
 import { runWeeklySnapshot, type WeeklyOutcome } from '../../pipeline/observe/index.ts';
-import type { SimWeb } from '../../pipeline/simweb/index.ts';
+import type { RequestLogEntry, SimWeb } from '../../pipeline/simweb/index.ts';
 import { simCrawlConfig } from '../observe/sim-weekly.ts';
 
 /** What both modes crawl with in these tests: the simulated Web's config, archive and re-visit validators on. */
@@ -92,4 +99,21 @@ export function coordinatedWeek(
   return withWorkers(url, workers, () =>
     runWeeklySnapshot({ ...weekOptions(root, w), crawl: coordinatedCrawl(url) }),
   );
+}
+
+/** The server log's entry for a request a test's own HTTP server received (as the simulated Web logs it). */
+export function requestEntry(seq: number, req: IncomingMessage): RequestLogEntry {
+  const host = (req.headers.host ?? '').split(':')[0];
+  return {
+    seq,
+    status: null,
+    startedAt: performance.timeOrigin + performance.now(),
+    virtualAt: 0,
+    scheme: 'http',
+    host,
+    pld: payLevelDomain(host),
+    method: req.method ?? 'GET',
+    path: req.url ?? '/',
+    userAgent: req.headers['user-agent'] ?? null,
+  };
 }
