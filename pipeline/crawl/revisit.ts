@@ -14,6 +14,12 @@ export interface Revisits {
   statements(observation: PreviousObservation): Promise<Statement[]>;
 }
 
+/**
+ * What a crawl knows of a PLD's 304s: none checked yet, its first one checked, or one shown wrong
+ * (no conditional request again). A distributed worker moves it with the PLD's lease.
+ */
+export type PldTrust = 'unchecked' | 'checked' | 'distrusted';
+
 /** A re-visit's answer: the fetch to record, what the validators did, and the statements carried over. */
 export interface RevisitOutcome {
   readonly fetched: FetchResult;
@@ -68,6 +74,19 @@ export class RevisitPolicy {
   constructor(fetcher: CrawlFetcher, revisits: Revisits) {
     this.fetcher = fetcher;
     this.revisits = revisits;
+  }
+
+  trustOf(pld: string): PldTrust {
+    if (this.distrusted.has(pld)) return 'distrusted';
+    return this.checked.has(pld) ? 'checked' : 'unchecked';
+  }
+
+  /** Takes over what another holder of the PLD learned of its 304s. */
+  adoptTrust(pld: string, trust: PldTrust): void {
+    if (trust === 'unchecked') this.checked.delete(pld);
+    else this.checked.add(pld);
+    if (trust === 'distrusted') this.distrusted.add(pld);
+    else this.distrusted.delete(pld);
   }
 
   async fetch(url: string, claim: UrlClaim): Promise<RevisitOutcome> {

@@ -133,16 +133,17 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
  * from round 1 on, in a crawl without a budget and not in its last round, once fewer PLDs have
  * URLs waiting than the workers holding leases have fetch slots (`concurrency` PLDs each), the
  * next round starts if its candidates bring PLDs none of those is (config.roundEnd `ldspider`:
- * whatever they bring). The URLs still waiting keep their round. The coordinator knows workers
- * only by their leases: one holding none is not counted, so the slots are undercounted and the
- * rule can fire later than one process's would. Not with re-visits: their 304s' links join when a
- * round ends, once all of its results are in.
+ * whatever they bring). The URLs still waiting keep their round. The slots are those of every live
+ * worker (crawl_worker), leases held or not: a worker idle for want of a PLD is an idle slot, as
+ * in one process. Not with re-visits: their 304s' links join when a round ends, once all of its
+ * results are in.
  */
 async function endsRoundEarly(pool: pg.Pool, name: string, options: CrawlOptions, round: number) {
   const { plan, config } = options;
   if (round < 1 || round + 1 >= plan.maxRounds || Number.isFinite(plan.maxDocuments)) return false;
-  const view = await roundEndView(pool, name, plan.maxDepth);
-  if (view.active >= config.concurrency * Math.max(1, view.workers)) return false;
+  const view = await roundEndView(pool, name, plan.maxDepth, config.concurrency);
+  // no live worker yet: the rule waits for one rather than count slots nobody has
+  if (view.slots === 0 || view.active >= view.slots) return false;
   return config.roundEnd === 'ldspider' || view.incoming;
 }
 

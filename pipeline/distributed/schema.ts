@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 
 /**
@@ -12,8 +13,9 @@ import type pg from 'pg';
  *   candidate for a coming round, state says whether it still waits to be fetched; `previous` is
  *   the URL's previous observation (JSON) that a re-visit asks with (a seed's only, as in one process).
  * - pld_lease: one row per PLD of the crawl: who holds it until when, and its politeness state
- *   (next allowed request start, delay in force) and the robots.txt answers of its authorities
- *   (the web stage's RobotsEntry list as JSON), which move to whoever holds it next.
+ *   (next allowed request start, delay in force), the robots.txt answers of its authorities
+ *   (the web stage's RobotsEntry list as JSON) and the re-visit policy's trust in its 304s
+ *   (crawl stage's PldTrust), which move to whoever holds it next.
  * - result: one row per URL recorded: its document record and its statements (JSON), inserted in
  *   the transaction that marks its frontier row done, so the primary key makes it exactly once;
  *   `response` names the exchange that carried its final response (its WARC pointer comes from
@@ -25,6 +27,9 @@ import type pg from 'pg';
  * - exchange: every HTTP exchange a worker made (docs/archive.md), keyed by the worker's fetcher
  *   (`source`, unique per worker and crawl) and its number there; the coordinator writes them into
  *   the run's WARC archive. `body` holds the response body as received, `record` the rest.
+ * - crawl_worker: the workers serving a crawl and their fetch slots, each row kept alive by its
+ *   worker's lease renewals (the database's clock), so the round-end rule counts the slots of every
+ *   live worker, leases held or not, and a worker that died stops counting when its leases expire.
  *
  * Columns added after the first release are added with ALTER TABLE too, so that a database that
  * holds an older crawl gets them.
@@ -62,9 +67,11 @@ CREATE TABLE IF NOT EXISTS pld_lease (
   next_allowed_ms double precision NOT NULL DEFAULT 0,
   delay_ms double precision NOT NULL,
   robots text NOT NULL DEFAULT '[]',
+  revisit_trust text NOT NULL DEFAULT 'unchecked',
   PRIMARY KEY (crawl, pld)
 );
 ALTER TABLE pld_lease ADD COLUMN IF NOT EXISTS robots text NOT NULL DEFAULT '[]';
+ALTER TABLE pld_lease ADD COLUMN IF NOT EXISTS revisit_trust text NOT NULL DEFAULT 'unchecked';
 CREATE TABLE IF NOT EXISTS result (
   crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
   url text NOT NULL,
@@ -106,16 +113,34 @@ CREATE TABLE IF NOT EXISTS exchange (
   PRIMARY KEY (crawl, seq),
   UNIQUE (crawl, source, id)
 );
+CREATE TABLE IF NOT EXISTS crawl_worker (
+  crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
+  id text NOT NULL,
+  slots integer NOT NULL,
+  expires_at timestamptz NOT NULL,
+  PRIMARY KEY (crawl, id)
+);
 `;
 
 /**
- * The column added to SCHEMA most recently, as [table, column] (change it with SCHEMA): where it
- * exists, this version set the database up and SCHEMA has nothing to change. Its ALTER TABLEs lock
- * whole tables in their own order, and a worker's query that locks them in another (leasePld:
- * pld_lease, then frontier) deadlocks with them, so a worker connecting while others crawl must
- * not run them when there is nothing to change.
+ * The schema's version, written as the crawl table's comment by the upgrade itself (in its
+ * transaction): change it with SCHEMA. Where the database says it, SCHEMA has nothing to change,
+ * and a worker connecting while others crawl runs none of it.
  */
-const NEWEST = ['context', 'moved'];
+const VERSION = 'observatory distributed schema 3';
+
+/**
+ * How long the upgrade waits for one table lock before it gives way. SCHEMA's ALTER TABLEs lock
+ * whole tables in their own order, and workers' queries lock them in others (leasePld: pld_lease,
+ * then frontier), so an upgrade of a database that workers crawl can deadlock with them; waiting
+ * less than PostgreSQL's deadlock_timeout (1 s by default), the upgrade is the one that gives up,
+ * before a worker's query can be chosen as the deadlock's victim, and it releases every lock it
+ * took (a worker's query waits at most this long behind it). Then it tries again.
+ */
+const LOCK_TIMEOUT_MS = 200;
+const UPGRADE_ATTEMPTS = 100;
+/** lock_not_available (lock_timeout), deadlock_detected. */
+const GAVE_WAY = new Set(['55P03', '40P01']);
 
 /** Creates the tables where they are missing; every worker and coordinator runs it on connecting. */
 export async function ensureSchema(pool: pg.Pool): Promise<void> {
@@ -124,13 +149,27 @@ export async function ensureSchema(pool: pg.Pool): Promise<void> {
     // one at a time: concurrent CREATE ... IF NOT EXISTS can still collide in the catalogue
     await client.query('SELECT pg_advisory_lock(18)');
     const { rows } = await client.query(
-      `SELECT EXISTS (SELECT 1 FROM pg_attribute
-                      WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped) AS current`,
-      NEWEST,
+      `SELECT obj_description(to_regclass('crawl'), 'pg_class') AS version`,
     );
-    if (!rows[0].current) await client.query(SCHEMA);
+    if (rows[0].version !== VERSION) await upgrade(client);
   } finally {
     await client.query('SELECT pg_advisory_unlock(18)').catch(() => {});
     client.release();
+  }
+}
+
+/** Runs SCHEMA in one transaction, again after a short random pause whenever it gave way to workers. */
+async function upgrade(client: pg.PoolClient): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query(
+        `BEGIN; SET LOCAL lock_timeout = ${LOCK_TIMEOUT_MS};${SCHEMA}COMMENT ON TABLE crawl IS '${VERSION}'; COMMIT;`,
+      );
+      return;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      if (attempt >= UPGRADE_ATTEMPTS || !GAVE_WAY.has((error as { code?: string }).code ?? '')) throw error;
+      await sleep(LOCK_TIMEOUT_MS * (0.5 + Math.random()));
+    }
   }
 }

@@ -8,6 +8,7 @@ import type {
   Statement,
 } from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
+import type { PldTrust } from '../crawl/index.ts';
 import type { ContextMove } from './context-hops.ts';
 import type { StoredExchange } from './exchanges.ts';
 
@@ -46,6 +47,8 @@ export interface Lease {
    * an outcome or a release only when not null: null says unchanged since last stored.
    */
   readonly robots: string | null;
+  /** The re-visit policy's trust in the PLD's 304s, so that a PLD changing workers is not checked again. */
+  readonly trust: PldTrust;
 }
 
 /** One URL's outcome, as a worker records it. */
@@ -179,23 +182,28 @@ export async function crawlStatus(pool: pg.Pool, id: string) {
 }
 
 /**
- * What the round-end rule looks at: the PLDs with URLs waiting in a round, the workers holding
- * leases now, and whether candidates within `maxDepth` bring a PLD that has none waiting.
+ * What the round-end rule looks at: the PLDs with URLs waiting in a round, the fetch slots of the
+ * live workers (those registered whose rows have not expired, with theirs; a lease holder that never
+ * registered, a worker of an earlier version, with `slots`), and whether candidates within
+ * `maxDepth` bring a PLD that has none waiting.
  */
-export async function roundEndView(pool: pg.Pool, crawl: string, maxDepth: number) {
+export async function roundEndView(pool: pg.Pool, crawl: string, maxDepth: number, slots: number) {
   const { rows } = await pool.query(
-    `SELECT
+    `WITH live AS (SELECT id, slots FROM crawl_worker WHERE crawl = $1 AND expires_at > clock_timestamp())
+     SELECT
        (SELECT count(DISTINCT pld) FROM frontier
         WHERE crawl = $1 AND state = 'waiting' AND round IS NOT NULL)::int AS active,
-       (SELECT count(DISTINCT owner) FROM pld_lease
-        WHERE crawl = $1 AND expires_at > clock_timestamp())::int AS workers,
+       ((SELECT coalesce(sum(slots), 0) FROM live)
+        + $3 * (SELECT count(DISTINCT owner) FROM pld_lease
+                WHERE crawl = $1 AND expires_at > clock_timestamp()
+                  AND owner NOT IN (SELECT id FROM live)))::int AS slots,
        EXISTS (SELECT 1 FROM frontier c
                WHERE c.crawl = $1 AND c.state = 'waiting' AND c.round IS NULL AND c.depth <= $2
                  AND NOT EXISTS (SELECT 1 FROM frontier a WHERE a.crawl = $1 AND a.pld = c.pld
                                  AND a.state = 'waiting' AND a.round IS NOT NULL)) AS incoming`,
-    [crawl, maxDepth],
+    [crawl, maxDepth, slots],
   );
-  return rows[0] as { active: number; workers: number; incoming: boolean };
+  return rows[0] as { active: number; slots: number; incoming: boolean };
 }
 
 /** Links of a document at `depth`, as candidates of the next round. */
@@ -272,7 +280,7 @@ export async function leasePld(
        next_allowed_ms = CASE WHEN l.owner IS NULL THEN l.next_allowed_ms
          ELSE greatest(l.next_allowed_ms, extract(epoch FROM l.expires_at) * 1000 + l.delay_ms) END
      FROM free WHERE l.crawl = $1 AND l.pld = free.pld
-     RETURNING l.pld, l.next_allowed_ms, l.delay_ms, l.robots`,
+     RETURNING l.pld, l.next_allowed_ms, l.delay_ms, l.robots, l.revisit_trust`,
     [crawl, owner, leaseMs, pld],
   );
   const row = rows[0];
@@ -282,6 +290,7 @@ export async function leasePld(
         nextAllowedMs: Number(row.next_allowed_ms),
         delayMs: Number(row.delay_ms),
         robots: row.robots,
+        trust: row.revisit_trust,
       }
     : null;
 }
@@ -397,32 +406,48 @@ export async function askedContexts(pool: pg.Pool, crawl: string, plds: readonly
   return rows as { url: string; pld: string }[];
 }
 
-/** Extends the leases `owner` still holds; returns the PLDs renewed (the others were lost). */
+/**
+ * Keeps `owner` registered as a live worker of the crawl with its fetch `slots` (the round-end
+ * rule counts them) and extends the leases it still holds, both for `leaseMs`; returns the PLDs
+ * renewed (the others were lost).
+ */
 export async function renewLeases(
   pool: pg.Pool,
   crawl: string,
   owner: string,
+  slots: number,
   plds: readonly string[],
   leaseMs: number,
 ): Promise<Set<string>> {
-  const { rows } = await inTransaction(pool, (client) =>
-    client.query(
+  const { rows } = await inTransaction(pool, async (client) => {
+    await client.query(
+      `INSERT INTO crawl_worker (crawl, id, slots, expires_at)
+       VALUES ($1, $2, $3, clock_timestamp() + $4 * interval '1 millisecond')
+       ON CONFLICT (crawl, id) DO UPDATE SET slots = excluded.slots, expires_at = excluded.expires_at`,
+      [crawl, owner, slots, leaseMs],
+    );
+    return client.query(
       `UPDATE pld_lease SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
        WHERE crawl = $1 AND owner = $2 AND pld = ANY($3::text[]) AND expires_at > clock_timestamp()
        RETURNING pld`,
       [crawl, owner, [...plds].sort(), leaseMs],
-    ),
-  );
+    );
+  });
   return new Set(rows.map((r) => r.pld as string));
 }
 
-/** Gives a lease back with its politeness state and robots.txt answers, for whoever leases the PLD next. */
+/** `owner` no longer serves the crawl: its slots stop counting at once. */
+export async function leaveCrawl(pool: pg.Pool, crawl: string, owner: string): Promise<void> {
+  await pool.query('DELETE FROM crawl_worker WHERE crawl = $1 AND id = $2', [crawl, owner]);
+}
+
+/** Gives a lease back with its politeness state, robots.txt answers and 304 trust, for whoever leases the PLD next. */
 export async function releaseLease(pool: pg.Pool, crawl: string, owner: string, state: Lease): Promise<void> {
   await pool.query(
     `UPDATE pld_lease SET owner = NULL, expires_at = NULL, next_allowed_ms = $4, delay_ms = $5,
-       robots = coalesce($6, robots)
+       robots = coalesce($6, robots), revisit_trust = $7
      WHERE crawl = $1 AND pld = $2 AND owner = $3`,
-    [crawl, state.pld, owner, state.nextAllowedMs, state.delayMs, state.robots],
+    [crawl, state.pld, owner, state.nextAllowedMs, state.delayMs, state.robots, state.trust],
   );
 }
 
@@ -557,9 +582,10 @@ export async function recordOutcome(
     await addPlds(client, crawl, news.map(urlPld), lease.delayMs);
     // last, so that the lease row is locked only briefly (renewals update it too)
     const held = await client.query(
-      `UPDATE pld_lease SET next_allowed_ms = $4, delay_ms = $5, robots = coalesce($6, robots)
+      `UPDATE pld_lease SET next_allowed_ms = $4, delay_ms = $5, robots = coalesce($6, robots),
+         revisit_trust = $7
        WHERE crawl = $1 AND pld = $2 AND owner = $3 AND expires_at > clock_timestamp()`,
-      [crawl, lease.pld, owner, lease.nextAllowedMs, lease.delayMs, lease.robots],
+      [crawl, lease.pld, owner, lease.nextAllowedMs, lease.delayMs, lease.robots, lease.trust],
     );
     if (held.rowCount !== 1) throw LEASE_LOST;
     return true;

@@ -20,6 +20,7 @@ import {
   crawlState,
   type Lease,
   leasePld,
+  leaveCrawl,
   nextUrl,
   pldRecords,
   recordOutcome,
@@ -77,13 +78,18 @@ function holding(lease: Lease, brief: boolean, askedAt: number, leaseMs: number)
   };
 }
 
+/** What moves with a lease is kept in these: the crawl stage's tools and the re-visit policy. */
+type LeaseKeepers = Pick<WorkerCrawl, 'tools' | 'revisits'>;
+
 /**
  * The politeness state moves with the lease: the previous holder's last request counts here too,
- * and what it read of robots.txt holds here (read again only once it expires, as in one process).
+ * and what it read of robots.txt holds here (read again only once it expires, as in one process),
+ * and so does what it learned of the PLD's 304s (its first one is checked once per crawl).
  */
-function adoptLease(tools: CrawlTools, h: Held, now: number): void {
+function adoptLease({ tools, revisits }: LeaseKeepers, h: Held, now: number): void {
   const { pld, delayMs, nextAllowedMs } = h.lease;
   tools.web.robots.adopt(JSON.parse(h.robotsStored));
+  revisits?.adoptTrust(pld, h.lease.trust);
   tools.web.gate.setCrawlDelay(pld, delayMs);
   if (nextAllowedMs > now) tools.web.gate.penalise(pld, nextAllowedMs);
 }
@@ -153,7 +159,7 @@ function contextLeases(
   pool: pg.Pool,
   crawl: string,
   held: Map<string, Held>,
-  tools: CrawlTools,
+  w: LeaseKeepers,
   o: WorkerOptions,
 ): ContextLeases {
   return {
@@ -169,13 +175,13 @@ function contextLeases(
       const lease = await leasePld(pool, crawl, o.id, o.leaseMs, pld);
       if (!lease) return null;
       const h = holding(lease, true, before, o.leaseMs);
-      adoptLease(tools, h, o.clock.now());
+      adoptLease(w, h, o.clock.now());
       held.set(pld, h);
       return h;
     },
     async releaseBriefly(lease) {
       const h = lease as Held;
-      await giveBack(pool, crawl, tools, h, o);
+      await giveBack(pool, crawl, w.tools, h, o);
       if (held.get(h.lease.pld) === h) held.delete(h.lease.pld);
     },
   };
@@ -196,7 +202,7 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
     crawl: crawl.id,
     config,
     web: tools.web,
-    leases: contextLeases(pool, crawl.id, held, tools, o),
+    leases: contextLeases(pool, crawl.id, held, base, o),
     clock: o.clock,
     pollMs,
     signal: leaving.signal,
@@ -207,7 +213,8 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
   });
   const w: WorkerCrawl = { ...base, contexts };
   const leased = () => [...held.values()].filter((h) => !h.brief).length;
-  let renewedAt = o.clock.now();
+  // registered before its first lease: its slots count for the round-end rule from now on
+  let renewedAt = await renew(pool, crawl.id, config.concurrency, held, o);
   o.logger.info({ crawl: crawl.id, worker: o.id }, 'worker joined crawl');
   try {
     while (!o.signal.aborted && failure === null) {
@@ -235,7 +242,9 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
       const pause = new AbortController();
       await Promise.race([...tasks, o.clock.sleep(pollMs, pause.signal).catch(() => {})]);
       pause.abort();
-      if (o.clock.now() - renewedAt >= o.leaseMs / 4) renewedAt = await renew(pool, crawl.id, held, o);
+      if (o.clock.now() - renewedAt >= o.leaseMs / 4) {
+        renewedAt = await renew(pool, crawl.id, config.concurrency, held, o);
+      }
       for (const h of held.values()) if (o.clock.now() >= h.deadline) h.stop.abort();
       await contexts.serveAsked();
     }
@@ -250,21 +259,26 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
     await storeExchanges(pool, crawl.id, w.source, left).catch((error: unknown) =>
       o.logger.warn({ error: (error as Error).message, exchanges: left.length }, 'exchanges not stored'),
     );
+    // unreachable database: the row expires with the leases
+    await leaveCrawl(pool, crawl.id, o.id).catch(() => {});
   }
   if (failure !== null) throw failure;
   return recorded;
 }
 
-/** Renews every lease held; those lost are stopped. Returns when the renewal was asked (local clock). */
+/**
+ * Keeps this worker registered with its `slots` and renews every lease held; those lost are
+ * stopped. Returns when the renewal was asked (local clock).
+ */
 async function renew(
   pool: pg.Pool,
   crawl: string,
+  slots: number,
   held: Map<string, Held>,
   o: WorkerOptions,
 ): Promise<number> {
   const before = o.clock.now();
-  if (held.size === 0) return before;
-  const renewed = await renewLeases(pool, crawl, o.id, [...held.keys()], o.leaseMs);
+  const renewed = await renewLeases(pool, crawl, o.id, slots, [...held.keys()], o.leaseMs);
   for (const [pld, h] of held) {
     if (renewed.has(pld)) h.deadline = before + o.leaseMs * LOCAL_SHARE;
     else h.stop.abort();
@@ -274,7 +288,8 @@ async function renew(
 
 /**
  * The PLD's politeness state as the fetcher's gate has it now, and its robots.txt answers where
- * they changed since last stored, to move with the lease.
+ * they changed since last stored, to move with the lease. The trust in its 304s stays as of the
+ * last URL recorded: a fetch abandoned mid-check is fetched, and checked, again by the next holder.
  */
 function politeness(tools: CrawlTools, h: Held): Lease {
   const { lease } = h;
@@ -287,6 +302,7 @@ function politeness(tools: CrawlTools, h: Held): Lease {
     nextAllowedMs: Number.isFinite(ready) ? Math.max(ready, lease.nextAllowedMs) : lease.nextAllowedMs,
     delayMs: tools.fetcher.delayFor(lease.pld),
     robots: changed ? robots : null,
+    trust: lease.trust,
   };
 }
 
@@ -307,7 +323,7 @@ async function crawlPld(
 ): Promise<number> {
   const { tools } = w;
   const { pld } = h.lease;
-  adoptLease(tools, h, o.clock.now());
+  adoptLease(w, h, o.clock.now());
   const claims = new UrlClaims();
   for (const record of await pldRecords(pool, crawl.id, pld)) claims.finished(record);
   const { segments, maxDepth } = crawl.plan;
@@ -340,7 +356,7 @@ async function crawlPld(
         next.depth < maxDepth
           ? documentLinks(next.url, doc.record.finalUrl, doc.statements, config.maxLinksPerDocument)
           : [];
-      h.lease = politeness(tools, h);
+      h.lease = { ...politeness(tools, h), trust: w.revisits?.trustOf(pld) ?? h.lease.trust };
       const exchanges = w.exchanges?.take() ?? [];
       const ok = await recordOutcome(
         pool,
