@@ -161,11 +161,23 @@ function stallOf(lateMs: number, silentMs: number): string | null {
   return found.length > 0 ? found.join('; ') : null;
 }
 
+/**
+ * A worker whose stderr is kept and printed only if it exits with an error: every worker is stopped
+ * with SIGTERM, and the line it prints for an operator then would fill the bench's table.
+ */
 function startWorker(url: string, id: string): { child: ChildProcess; exited: Promise<unknown> } {
   const child = spawn(process.execPath, [CLI, 'worker', '--coordinator', url, '--id', id], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
+  const stderr: Buffer[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  const exited = new Promise((resolve) =>
+    child.once('close', (code) => {
+      if (code !== 0) process.stderr.write(`worker ${id} exited ${code}:\n${Buffer.concat(stderr)}`);
+      resolve(code);
+    }),
+  );
+  return { child, exited };
 }
 
 async function snapshotOnce(
