@@ -101,3 +101,14 @@ export async function startPostgres(database = 'observatory'): Promise<TestPostg
   }
   return { url: urlOf(database), database: createDatabase, stop };
 }
+
+/** Rows of a query on the database at `url` (a connection of its own, closed after it). */
+export async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}

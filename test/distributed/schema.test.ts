@@ -6,13 +6,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import pg from 'pg';
 import { silentLogger } from '../../pipeline/core/index.ts';
 import { openPool } from '../../pipeline/distributed/pool.ts';
 import { startSimWeb } from '../../pipeline/simweb/index.ts';
 import { rdfDocuments } from '../observe/sim-weekly.ts';
 import { firstDifferences, publishedContent } from '../soak/published-content.ts';
-import { startPostgres, type TestPostgres } from './postgres.ts';
+import { query, startPostgres, type TestPostgres } from './postgres.ts';
 import { coordinatedWeek, distributedConfig, freshRoot, oneProcessWeek } from './sim-distributed.ts';
 
 const W0 = Date.UTC(2026, 0, 5);
@@ -23,16 +22,6 @@ before(async () => {
 });
 
 after(() => server?.stop());
-
-async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * Turns a current database back into one of the previous schema (no crawl_worker table, no

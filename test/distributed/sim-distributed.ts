@@ -2,6 +2,7 @@
  * Weekly snapshots of the simulated Web crawled through a real coordinator: the same run as
  * test/observe/sim-weekly.ts, with `crawl` set to the coordinator and workers beside it.
  */
+import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { coordinatedCrawl, runWorker } from '../../pipeline/distributed/index.ts
 import { runWeeklySnapshot, type WeeklyOutcome } from '../../pipeline/observe/index.ts';
 import type { RequestLogEntry, SimWeb } from '../../pipeline/simweb/index.ts';
 import { simCrawlConfig } from '../observe/sim-weekly.ts';
+import { firstDifferences, type PublishedContent, publishedContent } from '../soak/published-content.ts';
 
 /** What both modes crawl with in these tests: the simulated Web's config, archive and re-visit validators on. */
 export function distributedConfig(sim: SimWeb, over: Partial<CrawlConfig> = {}): CrawlConfig {
@@ -99,6 +101,26 @@ export function coordinatedWeek(
   return withWorkers(url, workers, () =>
     runWeeklySnapshot({ ...weekOptions(root, w), crawl: coordinatedCrawl(url) }),
   );
+}
+
+/**
+ * The week through the coordinator at `url` with three in-process workers, asserted to publish the
+ * documents and quads of `expected` (the one-process snapshot), at least two workers recording.
+ */
+export async function assertThreeWorkersPublish(
+  sim: SimWeb,
+  root: string,
+  w: WeekRun,
+  url: string,
+  expected: PublishedContent,
+): Promise<PublishedContent> {
+  const { outcome, recorded } = await coordinatedWeek(sim, root, w, url, 3);
+  assert.equal(outcome.status, 'published');
+  assert.ok(recorded.filter((n) => n > 0).length >= 2, `recorded per worker: ${recorded}`);
+  const content = await publishedContent(join(root, '2026-01-05'));
+  assert.deepEqual(firstDifferences(expected.documents, content.documents), []);
+  assert.deepEqual(firstDifferences(expected.quads, content.quads), []);
+  return content;
 }
 
 /** The server log's entry for a request a test's own HTTP server received (as the simulated Web logs it). */

@@ -12,7 +12,7 @@ import { CLI, runCli, snapshotCliArgs } from '../commands/cli-process.ts';
 import { politenessViolations } from '../crawl/sim-crawl.ts';
 import { rdfDocuments } from '../observe/sim-weekly.ts';
 import { firstDifferences, publishedContent } from '../soak/published-content.ts';
-import { startPostgres, type TestPostgres } from './postgres.ts';
+import { query, startPostgres, type TestPostgres } from './postgres.ts';
 import {
   coordinatedWeek,
   distributedConfig,
@@ -41,17 +41,6 @@ async function web(concurrency = 64): Promise<{ sim: SimWeb; week: WeekRun }> {
     config: distributedConfig(sim, { delayMs: DELAY, concurrency }),
   };
   return { sim, week };
-}
-
-/** Rows of a query on the coordinator's database at `url`. */
-async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 test('three workers share the PLDs, keep every PLD a delay apart and read each robots.txt once at the server', async () => {
