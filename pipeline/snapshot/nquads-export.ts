@@ -11,7 +11,8 @@ const GZIP_LEVEL = 6;
 /**
  * Writes data.nq.gz from the published quads.parquet: the same quads, in the same order, as
  * serializeNQuads writes them. DuckDB builds the lines (nquads-sql.ts) and writes them to `text`, a
- * scratch file, which is then gzipped on several threads and removed.
+ * scratch file, on one thread; they are gzipped on the other threads as they arrive (gzipFile), and
+ * the file is removed.
  */
 export async function exportNquads(
   connection: DuckDBConnection,
@@ -23,11 +24,13 @@ export async function exportNquads(
   // reorder unsorted results, which a parallel scan of the file would do
   await connection.run('SET preserve_insertion_order = true');
   // one unquoted CSV column is the lines as they are, each ended by \n
-  await connection.run(`COPY (SELECT ${nquadsLineSql()} FROM read_parquet(${sqlString(quadsFile)}))
+  const lines = connection.run(`COPY (SELECT ${nquadsLineSql()} FROM read_parquet(${sqlString(quadsFile)}))
     TO ${sqlString(text)} (FORMAT csv, HEADER false, QUOTE '')`);
   try {
-    await gzipFile(text, target, GZIP_LEVEL);
+    await gzipFile(text, target, GZIP_LEVEL, lines);
   } catch (error) {
+    // DuckDB's own failure as it is (storage failures are told apart by the publish)
+    await lines;
     throw ioError('write', target, error);
   } finally {
     await rm(text, { force: true });

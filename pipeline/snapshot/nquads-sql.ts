@@ -58,15 +58,31 @@ export function escapeLiteralSql(value: string): string {
 }
 
 /**
+ * One concat() call over the pieces: `a || b || c` builds every intermediate string (data.nq.gz of
+ * 17.5 million statements: 28.3 s of CPU against 25.6 s). Every piece here is non-NULL, so concat's
+ * skipping of NULLs changes nothing.
+ */
+const cat = (...pieces: string[]) => `concat(${pieces.join(', ')})`;
+
+/**
  * SQL for one N-Quads line without its final newline, from the quads columns graph, subject,
  * predicate, object, object_kind, datatype and lang: the line serializeNQuads writes for it.
  */
 export function nquadsLineSql(): string {
-  const subject = `CASE WHEN starts_with(subject, '_') THEN subject ELSE '<' || ${escapeIriSql('subject')} || '>' END`;
-  const literal = `'"' || ${escapeLiteralSql('object')} || '"' || CASE WHEN lang IS NOT NULL THEN '@' || lang
+  const subject = `CASE WHEN starts_with(subject, '_') THEN subject ELSE ${cat(`'<'`, escapeIriSql('subject'), `'>'`)} END`;
+  const suffix = `CASE WHEN lang IS NOT NULL THEN ${cat(`'@'`, 'lang')}
       WHEN datatype IS NULL OR datatype = '${XSD_STRING}' THEN ''
-      ELSE '^^<' || ${escapeIriSql('datatype')} || '>' END`;
-  const object = `CASE object_kind WHEN 'iri' THEN '<' || ${escapeIriSql('object')} || '>'
-      WHEN 'bnode' THEN object ELSE ${literal} END`;
-  return `${subject} || ' <' || ${escapeIriSql('predicate')} || '> ' || ${object} || ' <' || ${escapeIriSql('graph')} || '> .'`;
+      ELSE ${cat(`'^^<'`, escapeIriSql('datatype'), `'>'`)} END`;
+  const object = `CASE object_kind WHEN 'iri' THEN ${cat(`'<'`, escapeIriSql('object'), `'>'`)}
+      WHEN 'bnode' THEN object ELSE ${cat(`'"'`, escapeLiteralSql('object'), `'"'`, suffix)} END`;
+  return cat(
+    subject,
+    `' <'`,
+    escapeIriSql('predicate'),
+    `'> '`,
+    object,
+    `' <'`,
+    escapeIriSql('graph'),
+    `'> .'`,
+  );
 }

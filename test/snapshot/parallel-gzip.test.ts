@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -25,6 +25,58 @@ test('a file gzipped as several members decompresses to its bytes, with zlib and
     await gzipFile(source, target, 6);
     assert.ok(gunzipSync(await readFile(target)).equals(input));
     assert.ok(execFileSync('gzip', ['-dc', target], { maxBuffer: 64 << 20 }).equals(input));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file still being appended to is compressed as its bytes arrive, to every byte written', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'parallel-gzip-'));
+  try {
+    const source = join(dir, 'data.nq');
+    const target = join(dir, 'data.nq.gz');
+    const pieces = Array.from({ length: 40 }, (_, i) =>
+      i % 7 === 3
+        ? randomBytes(1 << 20)
+        : Buffer.from(`<http://s/${i}> <http://p> "${'x'.repeat(i)}" .\n`.repeat(9000)),
+    );
+    // the writer appends piece after piece while the compression runs, and the file does not exist at first
+    const writing = (async () => {
+      for (const piece of pieces) {
+        await appendFile(source, piece);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await gzipFile(source, target, 6, writing);
+    const input = Buffer.concat(pieces);
+    assert.ok(gunzipSync(await readFile(target)).equals(input));
+    assert.ok(execFileSync('gzip', ['-dc', target], { maxBuffer: 64 << 20 }).equals(input));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a writer that changes bytes already compressed fails the compression, and a failed writer is thrown', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'parallel-gzip-'));
+  try {
+    const source = join(dir, 'data.nq');
+    const target = join(dir, 'data.nq.gz');
+    await writeFile(source, randomBytes(40 << 20));
+    let finish: () => void = () => {};
+    const writing = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const compressed = gzipFile(source, target, 1, writing);
+    compressed.catch(() => {});
+    // the first member is written once four are compressing: the file's first bytes were read
+    while (((await stat(target).catch(() => null))?.size ?? 0) === 0)
+      await new Promise((r) => setTimeout(r, 5));
+    const handle = await open(source, 'r+');
+    await handle.write(Buffer.from('changed'), 0, 7, 0);
+    await handle.close();
+    finish();
+    await assert.rejects(compressed, /changed while it was compressed/);
+    await assert.rejects(gzipFile(source, target, 1, Promise.reject(new Error('disk full'))), /disk full/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
