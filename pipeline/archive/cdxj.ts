@@ -1,6 +1,17 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { CDXIndexer, getSurt, WARCParser } from 'warcio';
-import { type FileMember, gzipMembers } from './gzip-members.ts';
+import { CDXIndexer, WARCParser } from 'warcio';
+import {
+  cdxjLine,
+  knownRecord,
+  type MemberPlace,
+  type PlainHead,
+  placedLine,
+  plainHead,
+  responseFields,
+} from './cdxj-fields.ts';
+import { notedMembers } from './cdxj-notes.ts';
+import { type FileMember, gzipMembers, inflateMember } from './gzip-members.ts';
 
 /**
  * The lines of the CDXJ index of WARC files, as pywb and ReplayWeb.page read it: one line per
@@ -10,34 +21,62 @@ import { type FileMember, gzipMembers } from './gzip-members.ts';
  * memory.
  *
  * The lines are exactly those Webrecorder's indexer (warcio's CDXIndexer) writes, so the keys are
- * canonicalised as their replay tools expect (its own SURT function makes them). Its parser reads
- * every record's whole payload through JavaScript streams, half of the index's CPU besides
- * inflating (27,478 responses of a real crawl: 3.1 s against 1.5 s for inflating alone), so a
- * record whose heads are plain (printable ASCII, one `Name: value` per line, the record types and
- * GET requests our crawler writes) is read here from its heads alone, as that parser reads them;
- * any other response is handed to the indexer alone, and a run of records naming one URI with a
- * record this reading does not know (another type, a request other than GET, which the indexer
- * pairs with its response) is handed to it as that run. Every record is a gzip member of its own
- * (docs/archive.md), inflated natively.
+ * canonicalised as their replay tools expect (its own SURT function makes them). A file the crawl
+ * noted as it wrote it (cdxj-notes.ts) gives its lines from its notes. Any other file is read: its
+ * records inflated natively (every record is a gzip member of its own, docs/archive.md), a record
+ * whose heads are plain read from its heads alone (cdxj-fields.ts: warcio's parser reads every
+ * payload through JavaScript streams, half of the index's CPU besides inflating), any other
+ * response handed to the indexer alone, and a run of records naming one URI with a record the
+ * fields do not know (another type, a request other than GET, which the indexer pairs with its
+ * response) handed to it as that run.
  */
 export async function* cdxjEntries(dir: string, files: readonly string[]): AsyncGenerator<string> {
   for (const filename of files) {
-    // the indexer pairs a record only with the records next to it that name the same URI: each
-    // run of such records is indexed as the indexer indexes it within the whole file
-    let run: HeadedMember[] = [];
-    let runUri: string | null = null;
-    for (const member of gzipMembers(join(dir, filename))) {
-      const head = plainHead(member.body, 0);
-      const uri = head === null ? await targetUri(member.body) : (head.get('warc-target-uri') ?? null);
-      if (run.length > 0 && uri !== runUri) {
-        yield* runLines(filename, run);
-        run = [];
-      }
-      run.push({ member, head });
-      runUri = uri;
+    const noted = await notedMembers(dir, filename);
+    if (noted === null) {
+      yield* readLines(dir, filename);
+      continue;
     }
-    if (run.length > 0) yield* runLines(filename, run);
+    for await (const member of noted) {
+      if ('line' in member) yield member.line;
+      else yield* indexedLines(filename, [readMember(dir, member.indexer)]);
+    }
   }
+}
+
+/** The gzip member at a place of a file, inflated. */
+function readMember(dir: string, place: MemberPlace): FileMember {
+  const fd = openSync(join(dir, place.filename), 'r');
+  try {
+    const bytes = Buffer.alloc(place.length);
+    readSync(fd, bytes, 0, place.length, place.offset);
+    const member = inflateMember(bytes);
+    if (member?.length !== place.length) {
+      throw new Error(`${place.filename}: no whole gzip member of ${place.length} bytes at ${place.offset}`);
+    }
+    return { offset: place.offset, ...member };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file's lines, read from its records. */
+async function* readLines(dir: string, filename: string): AsyncGenerator<string> {
+  // the indexer pairs a record only with the records next to it that name the same URI: each
+  // run of such records is indexed as the indexer indexes it within the whole file
+  let run: HeadedMember[] = [];
+  let runUri: string | null = null;
+  for (const member of gzipMembers(join(dir, filename))) {
+    const head = plainHead(member.body, 0);
+    const uri = head === null ? await targetUri(member.body) : (head.get('warc-target-uri') ?? null);
+    if (run.length > 0 && uri !== runUri) {
+      yield* runLines(filename, run);
+      run = [];
+    }
+    run.push({ member, head });
+    runUri = uri;
+  }
+  if (run.length > 0) yield* runLines(filename, run);
 }
 
 /** A record, with its WARC head when that is plain. */
@@ -56,16 +95,9 @@ async function targetUri(body: Buffer): Promise<string | null> {
   return record?.warcTargetURI ?? null;
 }
 
-/** Whether a record is one this reading knows: a response, warcinfo, or a GET request. */
-function known({ member, head }: HeadedMember): boolean {
-  const type = head?.get('warc-type');
-  if (type === 'request') return member.body.subarray(head!.end, head!.end + GET.length).equals(GET);
-  return type === 'response' || type === 'warcinfo';
-}
-
 /** The lines of a run of records naming one URI: read from their heads when they are all known, else by the indexer. */
 async function* runLines(filename: string, run: readonly HeadedMember[]): AsyncGenerator<string> {
-  if (!run.every(known)) {
+  if (!run.every(({ member, head }) => head !== null && knownRecord(member.body, head))) {
     yield* indexedLines(
       filename,
       run.map((r) => r.member),
@@ -74,73 +106,11 @@ async function* runLines(filename: string, run: readonly HeadedMember[]): AsyncG
   }
   for (const { member, head } of run) {
     if (head!.get('warc-type') !== 'response') continue;
-    const plain = responseLine(member, filename, head!);
+    const fields = responseFields(member.body, head!);
     // a response's lone line is its line beside a GET request: the indexer pairs them for the method
-    if (plain !== null) yield plain;
+    if (fields !== null) yield placedLine(fields, { filename, offset: member.offset, length: member.length });
     else yield* indexedLines(filename, [member]);
   }
-}
-
-const GET = Buffer.from('GET ');
-const CRLF = '\r\n';
-const HEAD_END = Buffer.from('\r\n\r\n');
-/** A header line warcio's parser and the WHATWG Headers it fills take as they are: a token, a colon, a value. */
-const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):(.*)$/;
-const PRINTABLE = /^[\x20-\x7e]*$/;
-
-/** A plain head's header values by lower-case name, as Headers.get gives them, and where its block starts. */
-interface PlainHead {
-  readonly statusline: string;
-  readonly end: number;
-  get(name: string): string | undefined;
-}
-
-/**
- * The head (status line, header lines, blank line) at `start`, when every line is printable ASCII and
- * every header line a token name, a colon and a value, so that warcio's parser reads it just so
- * (values trimmed, empty ones dropped, repeated names joined with ", " by Headers); null otherwise.
- */
-function plainHead(body: Buffer, start: number): PlainHead | null {
-  const end = body.indexOf(HEAD_END, start);
-  if (end < 0) return null;
-  const [first, ...lines] = body.toString('latin1', start, end).split(CRLF);
-  const statusline = first.trimEnd();
-  if (statusline === '' || !PRINTABLE.test(first)) return null;
-  const headers = new Map<string, string>();
-  for (const line of lines) {
-    const m = HEADER_LINE.exec(line);
-    if (m === null || !PRINTABLE.test(line)) return null;
-    const value = m[2].trim();
-    if (value === '') continue;
-    const name = m[1].toLowerCase();
-    const before = headers.get(name);
-    headers.set(name, before === undefined ? value : `${before}, ${value}`);
-  }
-  return { statusline, end: end + HEAD_END.length, get: (name) => headers.get(name) };
-}
-
-const indexer = new CDXIndexer({ format: 'cdxj' });
-const line = (entry: Record<string, unknown>) => indexer.serializeCDXJ(entry).trimEnd();
-
-/** The CDXJ line of a response record with plain heads, as CDXIndexer.getField makes each field; null otherwise. */
-function responseLine(member: FileMember, filename: string, warc: PlainHead): string | null {
-  const url = warc.get('warc-target-uri');
-  const blockLength = Number(warc.get('content-length') ?? 0);
-  const http = plainHead(member.body, warc.end);
-  if (url === undefined || http === null || http.end > warc.end + blockLength) return null;
-  const parts = http.statusline.split(' ');
-  const contentType = http.get('content-type');
-  const digest = warc.get('warc-payload-digest');
-  const entry: Record<string, unknown> = {
-    urlkey: getSurt(url),
-    timestamp: (warc.get('warc-date') ?? '').replace(/[-:T]/g, '').slice(0, 14),
-    url,
-  };
-  if (contentType !== undefined) entry.mime = contentType.split(';', 1)[0]?.trim();
-  entry.status = parts.length > 1 ? Number(parts[1]) : '';
-  if (digest !== undefined) entry.digest = digest.split(':', 2)[1];
-  Object.assign(entry, { length: member.length, offset: member.offset, filename });
-  return line(entry);
 }
 
 /** The lines the indexer writes for `members`, read in order, each pointing at its response's gzip member. */
@@ -174,6 +144,6 @@ async function* indexedLines(filename: string, members: readonly FileMember[]): 
     }
     entry.offset = member.offset;
     entry.length = member.length;
-    yield line(entry);
+    yield cdxjLine(entry);
   }
 }

@@ -1,8 +1,10 @@
-import { existsSync, readdirSync, statSync, truncateSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectory, type WarcPointer } from '../core/index.ts';
+import { noteLine, notesFile } from './cdxj-notes.ts';
 import { completeMembersBytes } from './gzip-members.ts';
+import type { ArchivedMember } from './warc-records.ts';
 
 /** Where and how a crawl's WARC files are written. */
 export interface WarcFilesOptions {
@@ -14,7 +16,7 @@ export interface WarcFilesOptions {
   /** The largest gzip member ever written: what resume reads at most at once to find torn tails. */
   readonly maxMemberBytes: number;
   /** The first member of every file (its warcinfo record), given the file's name. */
-  readonly header: (filename: string) => Promise<Buffer>;
+  readonly header: (filename: string) => Promise<ArchivedMember>;
 }
 
 /** A growing, rolling set of WARC files, appended one group of gzip members at a time. */
@@ -24,7 +26,7 @@ export interface WarcFiles {
    * disk (fdatasync): a pointer handed out always names complete, durable bytes. Calls run in the
    * order made. After a failed write every later call fails with the same error.
    */
-  append(members: readonly Buffer[]): Promise<WarcPointer[]>;
+  append(members: readonly ArchivedMember[]): Promise<WarcPointer[]>;
   /** The names of the files so far, in order. */
   files(): string[];
   close(): Promise<void>;
@@ -62,6 +64,11 @@ export function warcFilesIn(dir: string): string[] {
  * may have torn that file's last record: it is cut back to its last complete gzip member first,
  * so every file stays a sequence of whole records (and a pointer in the journal, written only
  * after its record was on disk, still names a whole one).
+ *
+ * Each file's index notes (cdxj-notes.ts) are written beside it after its members, unsynced: they
+ * are a cache the publish checks against the file. The notes of a file a previous run left are
+ * removed rather than mended (the publish reads that file instead), and so are those of a file that
+ * takes a record the notes cannot describe.
  */
 export async function openWarcFiles(options: WarcFilesOptions): Promise<WarcFiles> {
   const { dir, prefix, maxFileBytes } = options;
@@ -70,18 +77,29 @@ export async function openWarcFiles(options: WarcFilesOptions): Promise<WarcFile
   let serial = serials.at(-1) ?? 0;
   let name = fileName(prefix, serial);
   const path = join(dir, name);
-  if (existsSync(path)) {
+  const resumed = existsSync(path);
+  if (resumed) {
     const whole = completeMembersBytes(path, options.maxMemberBytes);
     if (whole !== statSync(path).size) truncateSync(path, whole);
+    rmSync(notesFile(path), { force: true });
   }
   let handle: FileHandle = await open(path, 'a');
+  let notes: FileHandle | null = resumed ? null : await open(notesFile(path), 'w');
   let size = (await handle.stat()).size;
   const names = serials.length > 0 ? serials.map((s) => fileName(prefix, s)) : [name];
 
-  async function write(bytes: Buffer): Promise<number> {
+  async function write({ bytes, note }: ArchivedMember): Promise<number> {
     const offset = size;
     await handle.write(bytes, 0, bytes.length);
     size += bytes.length;
+    if (notes === null) return offset;
+    if (note === 'unknown') {
+      await notes.close();
+      notes = null;
+      rmSync(notesFile(join(dir, name)), { force: true });
+    } else {
+      await notes.write(noteLine(note, { filename: name, offset, length: bytes.length }));
+    }
     return offset;
   }
 
@@ -113,10 +131,12 @@ export async function openWarcFiles(options: WarcFilesOptions): Promise<WarcFile
     await handle.datasync();
     synced = written;
     await handle.close();
+    await notes?.close();
     serial++;
     name = fileName(prefix, serial);
     names.push(name);
     handle = await open(join(dir, name), 'a');
+    notes = await open(notesFile(join(dir, name)), 'w');
     size = 0;
     await write(await options.header(name));
     headerEnd = size;
@@ -127,13 +147,14 @@ export async function openWarcFiles(options: WarcFilesOptions): Promise<WarcFile
   let tail: Promise<unknown> = Promise.resolve();
   let failure: unknown = null;
   /** Writes one group in order after the groups before it; returns its pointers and its write number. */
-  async function writeGroup(members: readonly Buffer[]): Promise<[WarcPointer[], number]> {
+  async function writeGroup(members: readonly ArchivedMember[]): Promise<[WarcPointer[], number]> {
     if (failure !== null) throw failure;
     try {
-      const bytes = members.reduce((sum, m) => sum + m.length, 0);
+      const bytes = members.reduce((sum, m) => sum + m.bytes.length, 0);
       if (size > headerEnd && size + bytes > maxFileBytes) await startFile();
       const pointers: WarcPointer[] = [];
-      for (const m of members) pointers.push({ filename: name, offset: await write(m), length: m.length });
+      for (const m of members)
+        pointers.push({ filename: name, offset: await write(m), length: m.bytes.length });
       return [pointers, ++written];
     } catch (error) {
       failure = error;
@@ -154,6 +175,7 @@ export async function openWarcFiles(options: WarcFilesOptions): Promise<WarcFile
       await syncing;
       await handle.datasync();
       await handle.close();
+      await notes?.close();
       if (failure !== null) throw failure;
     },
   };

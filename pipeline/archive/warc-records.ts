@@ -3,14 +3,21 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import type { ExchangeRecord, RawResponse } from '../web/index.ts';
+import { type IndexNote, indexNote } from './cdxj-notes.ts';
 
 const gzip = promisify(zlib.gzip);
 const WARC_VERSION = 'WARC/1.1';
 
+/** A record as one gzip member, with what the CDXJ index needs of it (cdxj-notes.ts). */
+export interface ArchivedMember {
+  readonly bytes: Buffer;
+  readonly note: IndexNote;
+}
+
 /** One exchange as WARC: its response record, and the request record tied to it, each one gzip member. */
 export interface ExchangeMembers {
-  readonly response: Buffer;
-  readonly request: Buffer | null;
+  readonly response: ArchivedMember;
+  readonly request: ArchivedMember | null;
 }
 
 const digest = (hash: Hash) => `sha256:${hash.digest('hex')}`;
@@ -19,9 +26,10 @@ const digest = (hash: Hash) => `sha256:${hash.digest('hex')}`;
  * A record's bytes as its own gzip member, the unit a WARC pointer (offset, length) names. warcio
  * lays the record out; the digests are computed here with Node's native SHA-256 (warcio skips its
  * own, WebAssembly, hashing when they are set: several times faster on small records), over the
- * block exactly as warcio writes it: its HTTP head, then the payload.
+ * block exactly as warcio writes it: its HTTP head, then the payload. Its index note is read from the
+ * record's bytes before compression.
  */
-async function member(record: WARCRecord, payload: readonly Buffer[] = []): Promise<Buffer> {
+async function member(record: WARCRecord, payload: readonly Buffer[] = []): Promise<ArchivedMember> {
   if (record.httpHeaders) {
     const payloadHash = createHash('sha256');
     const blockHash = createHash('sha256').update(`${record.httpHeaders.toString()}\r\n`);
@@ -32,8 +40,10 @@ async function member(record: WARCRecord, payload: readonly Buffer[] = []): Prom
     record.warcHeaders.headers.set('WARC-Payload-Digest', digest(payloadHash));
     record.warcHeaders.headers.set('WARC-Block-Digest', digest(blockHash));
   }
+  const plain = await WARCSerializer.serialize(record, { gzip: false });
+  const bytes = Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength);
   // Node's zlib, on its thread pool, compresses faster than warcio's own path
-  return gzip(await WARCSerializer.serialize(record, { gzip: false }));
+  return { bytes: await gzip(bytes), note: indexNote(bytes) };
 }
 
 /** The request head as sent, split into its request line and header pairs. */
@@ -109,7 +119,7 @@ export interface WarcInfo {
 }
 
 /** The warcinfo record that opens a file, as one gzip member. */
-export async function warcinfoMember(filename: string, info: WarcInfo, at: number): Promise<Buffer> {
+export async function warcinfoMember(filename: string, info: WarcInfo, at: number): Promise<ArchivedMember> {
   const record = WARCRecord.createWARCInfo(
     { filename, warcVersion: WARC_VERSION, date: new Date(at).toISOString() },
     {

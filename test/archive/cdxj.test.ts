@@ -87,16 +87,43 @@ async function indexers(name: string): Promise<string[]> {
 
 const HOSTILE: readonly Exchange[] = [
   { url: 'http://a.example.org/plain' },
-  { url: 'https://www2.a.example.org:8443/q?b=2&a=1', headers: [['content-type', 'text/html; charset=utf-8']] },
+  {
+    url: 'https://www2.a.example.org:8443/q?b=2&a=1',
+    headers: [['content-type', 'text/html; charset=utf-8']],
+  },
   { url: 'http://a.example.org/utf8', headers: [['Content-Type', 'text/turtle; title=grüße']] },
-  { url: 'http://a.example.org/latin1', headers: [['X-Name', '\u00e9t\u00e9'], ['Content-Type', 'text/n3']] },
-  { url: 'http://a.example.org/two', headers: [['Content-Type', 'text/turtle'], ['Content-Type', 'text/html']] },
+  {
+    url: 'http://a.example.org/latin1',
+    headers: [
+      ['X-Name', '\u00e9t\u00e9'],
+      ['Content-Type', 'text/n3'],
+    ],
+  },
+  {
+    url: 'http://a.example.org/two',
+    headers: [
+      ['Content-Type', 'text/turtle'],
+      ['Content-Type', 'text/html'],
+    ],
+  },
   { url: 'http://a.example.org/empty', headers: [['Content-Type', '']] },
   { url: 'http://a.example.org/semicolon', headers: [['Content-Type', ' ;charset=x ']] },
   { url: 'http://a.example.org/none', headers: [['Server', 'x']] },
-  { url: 'http://a.example.org/bad-name', headers: [['Content Type', 'text/html'], ['(x)', 'y']] },
+  {
+    url: 'http://a.example.org/bad-name',
+    headers: [
+      ['Content Type', 'text/html'],
+      ['(x)', 'y'],
+    ],
+  },
   { url: 'http://a.example.org/fold', headers: [['Content-Type', 'text/turtle;\r\n charset=utf-8']] },
-  { url: 'http://a.example.org/no-colon', headers: [['Content-Type', 'text/turtle'], ['garbage\r\nmore', 'z']] },
+  {
+    url: 'http://a.example.org/no-colon',
+    headers: [
+      ['Content-Type', 'text/turtle'],
+      ['garbage\r\nmore', 'z'],
+    ],
+  },
   { url: 'http://a.example.org/tab', headers: [['Content-Type', 'text/turtle;\tq=1']] },
   { url: 'http://a.example.org/short-status', statusline: 'HTTP/1.1 404' },
   { url: 'http://a.example.org/odd-status', statusline: 'HTTP/1.1  500 spaced' },
@@ -116,7 +143,11 @@ test('plain records are indexed as the indexer indexes them, also when every rec
   await writeWarc('plain.warc.gz', [
     { url: 'http://a.example.org/1' },
     { url: 'http://b.example.org/2?z=1&a=2', headers: [['content-type', 'application/ld+json; profile=x']] },
-    { url: 'http://www.c.example.org/3', statusline: 'HTTP/1.1 303 See Other', headers: [['Location', '/4']] },
+    {
+      url: 'http://www.c.example.org/3',
+      statusline: 'HTTP/1.1 303 See Other',
+      headers: [['Location', '/4']],
+    },
   ]);
   const lines = await ours('plain.warc.gz');
   assert.equal(lines.length, 3);

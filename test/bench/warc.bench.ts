@@ -9,6 +9,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { warcFilesIn } from '../../pipeline/archive/index.ts';
 import { crawlConfig, parseResolveRule, silentLogger, systemClock } from '../../pipeline/core/index.ts';
 import { createCrawlTools, runCrawl } from '../../pipeline/crawl/index.ts';
 import { simTruth, startSimWebProcess } from '../commands/cli-process.ts';
@@ -60,13 +61,14 @@ async function crawlOnce(port: number, urls: readonly string[], warc: boolean): 
   }).finally(() => tools.close());
   // the archive's last writes and its close are part of what it costs
   const makespanMs = performance.now() - start;
+  // the files' index notes count: they are on the crawl's disk until the publish
   const files = warc ? readdirSync(warcDir) : [];
   return {
     documents: result.stats.documents,
     statements: result.stats.statements,
     makespanMs,
     warcBytes: files.reduce((sum, f) => sum + statSync(join(warcDir, f)).size, 0),
-    warcFiles: files.length,
+    warcFiles: warc ? warcFilesIn(warcDir).length : 0,
   };
 }
 

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import zlib from 'node:zlib';
+import { warcFilesIn } from '../../pipeline/archive/index.ts';
 import { type CrawlConfig, silentLogger, systemClock } from '../../pipeline/core/index.ts';
 import { createCrawlTools, JOURNAL_FILE, runCrawl } from '../../pipeline/crawl/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
@@ -74,7 +75,7 @@ test('a crawl archives exactly its responses, and every journal pointer opens it
   const log = sim.requestLog();
   const answered = log.filter((entry) => entry.status !== null);
 
-  const files = readdirSync(join(dir, 'warc')).sort();
+  const files = warcFilesIn(join(dir, 'warc'));
   assert.ok(files.length > 1, 'a 64 KiB file size rolls over');
   const records = (await Promise.all(files.map((f) => readWithNodeWarc(join(dir, 'warc', f))))).flat();
   const responses = records.filter((r) => r.warcHeader['WARC-Type'] === 'response');
