@@ -4,15 +4,15 @@
  * are missing, cut short, damaged or left by a crashed run must never change a line.
  */
 import assert from 'node:assert/strict';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { CDXIndexer } from 'warcio';
 import { cdxjEntries, openCrawlArchive, warcFilesIn } from '../../pipeline/archive/index.ts';
 import type { CrawlConfig } from '../../pipeline/core/index.ts';
 import { createFetcher } from '../../pipeline/web/index.ts';
 import { configFor, startServer, type TestServer } from '../web/http-server.ts';
+import { indexerLines } from './warc-reader.ts';
 
 let server: TestServer;
 let config: CrawlConfig;
@@ -52,16 +52,7 @@ async function ours(warc: string): Promise<string[]> {
   return lines;
 }
 
-async function indexers(warc: string): Promise<string[]> {
-  const indexer = new CDXIndexer({ format: 'cdxj' });
-  const lines: string[] = [];
-  const sources = warcFilesIn(warc).map((filename) => ({
-    filename,
-    reader: createReadStream(join(warc, filename)),
-  }));
-  for await (const entry of indexer.iterIndex(sources)) lines.push(indexer.serializeCDXJ(entry).trimEnd());
-  return lines;
-}
+const indexers = (warc: string) => indexerLines(warc, warcFilesIn(warc));
 
 const notesOf = (warc: string) => warcFilesIn(warc).map((name) => join(warc, `${name}.cdxj-notes`));
 

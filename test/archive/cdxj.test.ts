@@ -4,12 +4,13 @@
  * must be those the indexer writes reading the gzipped file itself.
  */
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { CDXIndexer, WARCRecord, WARCSerializer } from 'warcio';
+import { WARCRecord, WARCSerializer } from 'warcio';
 import { cdxjEntries } from '../../pipeline/archive/index.ts';
+import { indexerLines } from './warc-reader.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cdxj-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,13 +78,7 @@ async function ours(name: string): Promise<string[]> {
   return lines;
 }
 
-async function indexers(name: string): Promise<string[]> {
-  const indexer = new CDXIndexer({ format: 'cdxj' });
-  const lines: string[] = [];
-  const source = [{ filename: name, reader: createReadStream(join(dir, name)) }];
-  for await (const entry of indexer.iterIndex(source)) lines.push(indexer.serializeCDXJ(entry).trimEnd());
-  return lines;
-}
+const indexers = (name: string) => indexerLines(dir, [name]);
 
 const HOSTILE: readonly Exchange[] = [
   { url: 'http://a.example.org/plain' },

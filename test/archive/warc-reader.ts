@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Transform } from 'node:stream';
 import zlib from 'node:zlib';
+import { CDXIndexer } from 'warcio';
 
 /** A WARC record as node-warc (a second, independent parser) reads it. */
 export interface ParsedRecord {
@@ -110,4 +111,13 @@ export function archivedResponses(folder: string): ArchivedResponses {
     }
   }
   return { responses, bytes, notModified };
+}
+
+/** The CDXJ lines Webrecorder's indexer (warcio) writes reading the gzipped WARC files `files` of `dir` itself. */
+export async function indexerLines(dir: string, files: readonly string[]): Promise<string[]> {
+  const indexer = new CDXIndexer({ format: 'cdxj' });
+  const lines: string[] = [];
+  const sources = files.map((filename) => ({ filename, reader: createReadStream(join(dir, filename)) }));
+  for await (const entry of indexer.iterIndex(sources)) lines.push(indexer.serializeCDXJ(entry).trimEnd());
+  return lines;
 }
