@@ -17,9 +17,10 @@ import {
  * that slowed the quads sort beside it by as much). One line per member, in file order:
  * `<offset> <length> <note>`, the note being the response's CDXJ line, `-` for a member with no line
  * (warcinfo, a GET request) or `?` for a response the indexer must read itself (a head that is not
- * plain). A record of another kind makes the crawl remove the file's notes: the publish then reads
- * that file as before. Notes are a cache: a file whose notes do not cover it exactly, member after
- * member from its first byte to its last, is read instead (cdxj.ts).
+ * plain). A record of another kind makes the crawl remove the file's notes, and so does a resumed
+ * crawl that cuts a torn record off the file: the publish then reads that file as before. Notes are
+ * a cache: a file whose notes do not cover it exactly, member after member from its first byte to
+ * its last, is read instead (cdxj.ts).
  */
 
 /** The notes of a WARC file, beside it. */

@@ -66,7 +66,7 @@ export function warcFilesIn(dir: string): string[] {
  * after its record was on disk, still names a whole one).
  *
  * Each file's index notes (cdxj-notes.ts) are written beside it after its members, unsynced: they
- * are a cache the publish checks against the file. The notes of a file a previous run left are
+ * are a cache the publish checks against the file. The notes of a file a previous run left torn are
  * removed rather than mended (the publish reads that file instead), and so are those of a file that
  * takes a record the notes cannot describe.
  */
@@ -80,11 +80,20 @@ export async function openWarcFiles(options: WarcFilesOptions): Promise<WarcFile
   const resumed = existsSync(path);
   if (resumed) {
     const whole = completeMembersBytes(path, options.maxMemberBytes);
-    if (whole !== statSync(path).size) truncateSync(path, whole);
-    rmSync(notesFile(path), { force: true });
+    if (whole !== statSync(path).size) {
+      truncateSync(path, whole);
+      // the notes may name what was cut off, and the next members will lie there
+      rmSync(notesFile(path), { force: true });
+    }
   }
   let handle: FileHandle = await open(path, 'a');
-  let notes: FileHandle | null = resumed ? null : await open(notesFile(path), 'w');
+  // a file resumed whole goes on with its notes (a member noted no more, for a crash between the
+  // two writes, leaves them short of covering the file, and the publish then reads it)
+  let notes: FileHandle | null = !resumed
+    ? await open(notesFile(path), 'w')
+    : existsSync(notesFile(path))
+      ? await open(notesFile(path), 'a')
+      : null;
   let size = (await handle.stat()).size;
   const names = serials.length > 0 ? serials.map((s) => fileName(prefix, s)) : [name];
 

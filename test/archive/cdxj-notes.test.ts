@@ -4,10 +4,19 @@
  * are missing, cut short, damaged or left by a crashed run must never change a line.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { cdxjEntries, openCrawlArchive, warcFilesIn } from '../../pipeline/archive/index.ts';
 import type { CrawlConfig } from '../../pipeline/core/index.ts';
 import { createFetcher } from '../../pipeline/web/index.ts';
@@ -35,9 +44,14 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function crawlInto(warc: string, paths: readonly string[]): Promise<void> {
-  const archive = openCrawlArchive({ dir: warc, prefix: 'notes', config, now: () => Date.now() });
-  const fetcher = createFetcher(config, undefined, { observers: [archive] });
+async function crawlInto(warc: string, paths: readonly string[], crawlConfig = config): Promise<void> {
+  const archive = openCrawlArchive({
+    dir: warc,
+    prefix: 'notes',
+    config: crawlConfig,
+    now: () => Date.now(),
+  });
+  const fetcher = createFetcher(crawlConfig, undefined, { observers: [archive] });
   try {
     for (const path of paths) await fetcher.fetchDocument(`http://a.example.org${path}`);
   } finally {
@@ -84,14 +98,33 @@ test('notes written by the crawl give the indexer lines, also where the notes ar
   assert.deepEqual(await ours(warc), expected);
 });
 
-test('a crawl resumed on a file removes its notes, and the index stays the indexer lines', async () => {
+/** Whether a file's notes cover it exactly: its last note ends at the file's size. */
+function covered(warc: string, name: string): boolean {
+  const last = readFileSync(join(warc, `${name}.cdxj-notes`), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .at(-1)!;
+  const [offset, length] = last.split(' ').map(Number);
+  return offset + length === statSync(join(warc, name)).size;
+}
+
+test('a crawl resumed on a whole file goes on with its notes; on a torn one, removes them', async () => {
   const warc = join(dir, 'resumed');
-  await crawlInto(warc, ['/doc/1', '/doc/2']);
-  const last = notesOf(warc).at(-1)!;
-  assert.ok(existsSync(last));
-  // a notes line for a member the resumed crawl will have written otherwise
-  writeFileSync(last, `${readFileSync(last, 'utf8')}999999 12 -\n`);
-  await crawlInto(warc, ['/doc/3', '/latin1/4', '/doc/5']);
-  assert.ok(!existsSync(last), 'the resumed file has no notes');
+  // one file, whatever the crawls add to it
+  const oneFile = { ...config, warcFileBytes: 1 << 30 };
+  await crawlInto(warc, ['/doc/1', '/doc/2'], oneFile);
+  const name = warcFilesIn(warc).at(-1)!;
+  // resumed on a whole file (a publish run again after a crash): the notes go on and still cover it
+  await crawlInto(warc, ['/doc/3'], oneFile);
+  assert.equal(warcFilesIn(warc).at(-1), name, 'the same file goes on');
+  assert.ok(covered(warc, name));
+  assert.deepEqual(await ours(warc), await indexers(warc));
+
+  // a crash tore the file's last record: the resumed crawl cuts it off and removes the notes
+  const member = gzipSync(Buffer.from(`WARC/1.1\r\nWARC-Type: response\r\n${'x'.repeat(3000)}`));
+  appendFileSync(join(warc, name), member.subarray(0, member.length >> 1));
+  await crawlInto(warc, ['/doc/4', '/latin1/5', '/doc/6'], oneFile);
+  assert.equal(warcFilesIn(warc).length, 1);
+  assert.ok(!existsSync(join(warc, `${name}.cdxj-notes`)), 'the torn file has no notes');
   assert.deepEqual(await ours(warc), await indexers(warc));
 });
