@@ -50,9 +50,9 @@ async function fileCrc(path: string): Promise<number> {
  * compressed on several threads and written in order. Concatenated members are one valid gzip file
  * (RFC 1952, 2.2) that every gzip reader (zlib, gzip, Python, DuckDB) decompresses to the whole input.
  *
- * With `writing`, `source` is still being appended to until that promise settles (DuckDB writing
- * data.nq.gz's lines on one thread): members are compressed as their bytes arrive, on the other
- * core, instead of after the whole file is written. A member may end anywhere, mid-line included.
+ * `source` may still be appended to until `writing` settles (DuckDB writing data.nq.gz's lines on
+ * one thread): members are compressed as their bytes arrive, on the other core, instead of after
+ * the whole file is written. A member may end anywhere, mid-line included.
  * The bytes read are then checked against the finished file (its CRC-32), so a writer that changed
  * bytes already read fails the compression instead of publishing other bytes. A failed `writing`
  * is thrown.
@@ -61,10 +61,10 @@ export async function gzipFile(
   source: string,
   target: string,
   level: number,
-  writing?: Promise<unknown>,
+  writing: Promise<unknown>,
 ): Promise<void> {
   let written = false;
-  const settled = (writing ?? Promise.resolve()).then(
+  const settled = writing.then(
     () => {
       written = true;
     },
@@ -96,7 +96,7 @@ export async function gzipFile(
     }
     await writing;
     for (const member of pending) await out.write(await member);
-    if (writing && ((await sizeOf(source)) !== offset || (await fileCrc(source)) !== crc)) {
+    if ((await sizeOf(source)) !== offset || (await fileCrc(source)) !== crc) {
       throw new Error(`${source} changed while it was compressed`);
     }
   } finally {

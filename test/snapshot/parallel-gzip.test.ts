@@ -8,9 +8,18 @@ import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { gzipFile } from '../../pipeline/snapshot/parallel-gzip.ts';
 
-test('a file gzipped as several members decompresses to its bytes, with zlib and with gzip(1)', async () => {
+/** Runs `body` with the paths of a source and a target in a temp folder of its own, removed after. */
+async function inFolder(body: (source: string, target: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'parallel-gzip-'));
   try {
+    await body(join(dir, 'data.nq'), join(dir, 'data.nq.gz'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('a file gzipped as several members decompresses to its bytes, with zlib and with gzip(1)', () =>
+  inFolder(async (source, target) => {
     // about 29 MiB, so four members of 8 MiB: N-Quads-like lines and incompressible bytes
     const lines = Array.from({ length: 200_000 }, (_, i) => `<http://s/${i}> <http://p> "${i}" .\n`).join('');
     const input = Buffer.concat([
@@ -19,22 +28,14 @@ test('a file gzipped as several members decompresses to its bytes, with zlib and
       Buffer.from(lines),
       randomBytes(9 << 20),
     ]);
-    const source = join(dir, 'data.nq');
-    const target = join(dir, 'data.nq.gz');
     await writeFile(source, input);
-    await gzipFile(source, target, 6);
+    await gzipFile(source, target, 6, Promise.resolve());
     assert.ok(gunzipSync(await readFile(target)).equals(input));
     assert.ok(execFileSync('gzip', ['-dc', target], { maxBuffer: 64 << 20 }).equals(input));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a file still being appended to is compressed as its bytes arrive, to every byte written', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'parallel-gzip-'));
-  try {
-    const source = join(dir, 'data.nq');
-    const target = join(dir, 'data.nq.gz');
+test('a file still being appended to is compressed as its bytes arrive, to every byte written', () =>
+  inFolder(async (source, target) => {
     const pieces = Array.from({ length: 40 }, (_, i) =>
       i % 7 === 3
         ? randomBytes(1 << 20)
@@ -51,16 +52,10 @@ test('a file still being appended to is compressed as its bytes arrive, to every
     const input = Buffer.concat(pieces);
     assert.ok(gunzipSync(await readFile(target)).equals(input));
     assert.ok(execFileSync('gzip', ['-dc', target], { maxBuffer: 64 << 20 }).equals(input));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a writer that changes bytes already compressed fails the compression, and a failed writer is thrown', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'parallel-gzip-'));
-  try {
-    const source = join(dir, 'data.nq');
-    const target = join(dir, 'data.nq.gz');
+test('a writer that changes bytes already compressed fails the compression, and a failed writer is thrown', () =>
+  inFolder(async (source, target) => {
     await writeFile(source, randomBytes(40 << 20));
     let finish: () => void = () => {};
     const writing = new Promise<void>((resolve) => {
@@ -77,7 +72,4 @@ test('a writer that changes bytes already compressed fails the compression, and 
     finish();
     await assert.rejects(compressed, /changed while it was compressed/);
     await assert.rejects(gzipFile(source, target, 1, Promise.reject(new Error('disk full'))), /disk full/);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+  }));
