@@ -5,24 +5,38 @@ import type { Command } from 'commander';
 const CRAWLING_COMMANDS = new Set(['snapshot', 'tick', 'demo']);
 
 /**
- * glibc's malloc gives every thread that allocates an arena of its own (up to 8 per core) and
- * keeps what is freed inside an arena for that arena: a crawl's threads (parse workers, zlib's
- * thread pool, DuckDB's) leave hundreds of MiB there (docs/operating.md, "Memory"). glibc reads
- * MALLOC_ARENA_MAX once, when a process starts, so a crawling command started without it replaces
- * itself (execve: the same pid, so signals, kill -9 and the pid lock see one process) with itself
- * under MALLOC_ARENA_MAX=2, before it loads the pipeline. A MALLOC_ARENA_MAX already set, whatever
- * its value, is left alone.
+ * glibc's malloc settings a crawling command runs under, each unless the operator set it. glibc
+ * gives every thread that allocates an arena of its own (up to 8 per core) and keeps what is freed
+ * inside an arena for that arena: a crawl's threads (parse workers, zlib's thread pool, DuckDB's)
+ * leave hundreds of MiB there, so two arenas. glibc also raises its mmap threshold to the size of
+ * each large block freed (up to 32 MiB), so after one large document every later buffer below that
+ * size comes from an arena and stays there when freed: a fixed 4 MiB threshold gives large buffers
+ * back to the system, and a 64 MiB trim threshold keeps the top of the heap from being returned
+ * and grown again on every free (with glibc's 128 KiB a crawl ran 23% slower). docs/operating.md,
+ * "Memory", has the measurements.
  */
-function withMallocArenaLimit(argv: readonly string[]): void {
+const MALLOC_SETTINGS: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024),
+  MALLOC_TRIM_THRESHOLD_: String(64 * 1024 * 1024),
+};
+
+/**
+ * glibc reads its settings once, when a process starts, so a crawling command started without
+ * MALLOC_ARENA_MAX replaces itself (execve: the same pid, so signals, kill -9 and the pid lock see
+ * one process) with itself under MALLOC_SETTINGS, before it loads the pipeline. A MALLOC_ARENA_MAX
+ * already set, whatever its value, means the command runs as started.
+ */
+function withMallocSettings(argv: readonly string[]): void {
   if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX !== undefined) return;
   if (!CRAWLING_COMMANDS.has(argv[2])) return;
   process.execve?.(process.execPath, [process.execPath, ...process.execArgv, ...argv.slice(1)], {
+    ...MALLOC_SETTINGS,
     ...process.env,
-    MALLOC_ARENA_MAX: '2',
   });
 }
 
-withMallocArenaLimit(process.argv);
+withMallocSettings(process.argv);
 
 const { Command: CommandClass, CommanderError } = await import('commander');
 const { exitCodeFor, reportFailure } = await import('./commands/failure.ts');

@@ -12,7 +12,7 @@
  * collection between them): when the peak of the whole run is above the crawl's, the publish set
  * it. The command is one process (DuckDB and the parse workers are threads of it), so the maxrss
  * of /usr/bin/time is the peak of everything it runs (also after the command replaced itself to run
- * under MALLOC_ARENA_MAX=2, pipeline/cli.ts: the same process); the load average is printed beside each size,
+ * under its glibc malloc settings, pipeline/cli.ts: the same process); the load average is printed beside each size,
  * and a second table gives each publish phase's seconds and where the run's peak was reached. The
  * publish's statements per second are the published rows over its seconds, and "x plain COPY" its
  * seconds over those of a plain DuckDB COPY of the same rows (plain-copy.ts, run in this process

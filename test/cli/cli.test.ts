@@ -31,12 +31,21 @@ function images(env: Record<string, string>, ...args: string[]) {
     const file = join(dir, 'images.ndjson');
     const r = spawnSync(process.execPath, ['--import', noteProcess, cli, ...args], {
       encoding: 'utf8',
-      env: { ...withoutArenaMax, ...env, NOTE_PROCESS_FILE: file },
+      env: { ...withoutMallocSettings, ...env, NOTE_PROCESS_FILE: file },
     });
     const notes = readFileSync(file, 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { pid: number; arenas: string | null; argv: string[] });
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            pid: number;
+            arenas: string | null;
+            mmapThreshold: string | null;
+            trimThreshold: string | null;
+            argv: string[];
+          },
+      );
     return { status: r.status, stdout: r.stdout, notes };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -44,17 +53,37 @@ function images(env: Record<string, string>, ...args: string[]) {
 }
 
 const noteProcess = new URL('./note-process.ts', import.meta.url).pathname;
-const { MALLOC_ARENA_MAX: _, ...withoutArenaMax } = process.env;
+const {
+  MALLOC_ARENA_MAX: _arenas,
+  MALLOC_MMAP_THRESHOLD_: _mmap,
+  MALLOC_TRIM_THRESHOLD_: _trim,
+  ...withoutMallocSettings
+} = process.env;
 
-test('a crawling command replaces itself once with MALLOC_ARENA_MAX=2, same pid, same arguments', () => {
+test('a crawling command replaces itself once with glibc malloc settings, same pid, same arguments', () => {
   const r = images({}, 'snapshot', '--no-such-option');
   assert.equal(r.status, 2, 'the exit code is the command’s');
   assert.deepEqual(
-    r.notes.map((n) => n.arenas),
-    [null, '2'],
+    r.notes.map((n) => [n.arenas, n.mmapThreshold, n.trimThreshold]),
+    [
+      [null, null, null],
+      ['2', '4194304', '67108864'],
+    ],
   );
   assert.equal(r.notes[0].pid, r.notes[1].pid);
   assert.deepEqual(r.notes[1].argv, ['snapshot', '--no-such-option']);
+});
+
+test('a malloc setting the operator gave is kept when the command replaces itself', () => {
+  const r = images({ MALLOC_TRIM_THRESHOLD_: '131072' }, 'demo', '--help');
+  assert.equal(r.status, 0);
+  assert.deepEqual(
+    r.notes.map((n) => [n.arenas, n.mmapThreshold, n.trimThreshold]),
+    [
+      [null, null, '131072'],
+      ['2', '4194304', '131072'],
+    ],
+  );
 });
 
 test('a MALLOC_ARENA_MAX already set, or a command that does not crawl, runs as started', () => {

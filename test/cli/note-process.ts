@@ -1,5 +1,5 @@
 /**
- * Loaded with --import before the CLI: appends this process image's pid, MALLOC_ARENA_MAX and
+ * Loaded with --import before the CLI: appends this process image's pid, glibc malloc settings and
  * arguments to the file named by NOTE_PROCESS_FILE, so that a test sees every image a command ran
  * as (one more after an execve).
  */
@@ -10,6 +10,8 @@ if (file) {
   const note = {
     pid: process.pid,
     arenas: process.env.MALLOC_ARENA_MAX ?? null,
+    mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? null,
+    trimThreshold: process.env.MALLOC_TRIM_THRESHOLD_ ?? null,
     argv: process.argv.slice(2),
   };
   appendFileSync(file, `${JSON.stringify(note)}\n`);
