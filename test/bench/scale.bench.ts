@@ -170,7 +170,8 @@ async function week(docs: number, runs: string): Promise<WeekRun> {
 
 export default async function (): Promise<void> {
   if (!existsSync(TIME)) throw new Error(`${TIME} is missing: apt-get install time`);
-  if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_SCALE_RUNS must be a whole number of runs, not ${RUNS}`);
+  if (!Number.isInteger(RUNS) || RUNS < 1)
+    throw new Error(`BENCH_SCALE_RUNS must be a whole number of runs, not ${RUNS}`);
   const work = await mkdtemp(join(tmpdir(), 'bench-scale-'));
   try {
     process.stdout.write(
