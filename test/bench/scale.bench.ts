@@ -106,9 +106,9 @@ function peakPhase(r: WeekRun): string {
   return r.phases.find((p) => p.peakRssMiB === publishPeak)!.phase;
 }
 
-async function week(docs: number, runs: string): Promise<WeekRun> {
+async function week(docs: number, parent: string): Promise<WeekRun> {
   // a folder per run: the snapshot's log is appended to, and a second run of a size would read both
-  const work = await mkdtemp(join(runs, `week-${docs}-`));
+  const work = await mkdtemp(join(parent, `week-${docs}-`));
   const web = await startSimWebProcess([
     ...['--port', '0', '--docs', String(docs), '--plds', String(PLDS)],
     ...(SIZE_PROFILE ? ['--doc-sizes', SIZE_PROFILE] : []),
