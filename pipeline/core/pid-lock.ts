@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, open, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, open, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { ObservatoryError } from './errors.ts';
 
 function alive(pid: number): boolean {
@@ -80,11 +81,38 @@ async function removeStale(path: string, held: Held): Promise<void> {
 }
 
 /**
+ * Removes what killed processes left beside the lock: their own files (`<lock>.<pid>-<hex>`, a
+ * process killed between writing it and removing it) and takeover claims (`<lock>.takeover-<ino>`,
+ * killed between linking and removing one). Run by the holder only: a contender still trying has a
+ * live pid, and a claim on another inode than the held lock's can no longer remove anything, since
+ * `removeStale` checks the claim's inode. Best effort: a leftover costs a file name, not the lock.
+ */
+async function sweepLeftovers(path: string, mine: string): Promise<void> {
+  const base = `${basename(path)}.`;
+  try {
+    const { ino } = await stat(mine);
+    for (const name of await readdir(dirname(path))) {
+      if (!name.startsWith(base) || name === basename(mine)) continue;
+      const rest = name.slice(base.length);
+      const owner = /^(\d+)-[0-9a-f]+$/.exec(rest)?.[1];
+      const claimed = /^takeover-(\d+)$/.exec(rest)?.[1];
+      const dead = owner !== undefined && !alive(Number(owner));
+      if (dead || (claimed !== undefined && claimed !== String(ino))) {
+        await rm(join(dirname(path), name), { force: true });
+      }
+    }
+  } catch {
+    // the lock is held either way; the next holder sweeps again
+  }
+}
+
+/**
  * Takes a lock file holding the owner's pid (one publisher per snapshot root, one crawl run at a
  * time). The lock appears complete in one step (the pid is written to a file of our own, then
  * hard-linked to the lock's name, which fails if it exists), so nobody ever reads it empty. A lock
  * left by a killed process (its pid is gone) is taken over, so a run killed with -9 can simply be
- * run again; when several processes find it stale at once, exactly one of them gets the lock.
+ * run again; when several processes find it stale at once, exactly one of them gets the lock. The
+ * holder removes the files killed processes left beside the lock.
  * Returns the release function; `locked` when a live process holds it.
  */
 export async function acquirePidLock(path: string, what = 'a lock'): Promise<() => Promise<void>> {
@@ -98,6 +126,7 @@ export async function acquirePidLock(path: string, what = 'a lock'): Promise<() 
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
         await link(mine, path);
+        await sweepLeftovers(path, mine);
         return async () => {
           // remove the lock only while it is still ours
           if ((await readHeld(path))?.pid === process.pid) await rm(path, { force: true });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
+import { acquirePidLock } from '../../pipeline/core/index.ts';
 
 /**
  * Issue #13, item 4: after a crash, a cron `tick` and a `snapshot` (or any number of processes)
@@ -72,4 +73,18 @@ test(`${CONTENDERS} processes starting together against a stale lock: exactly on
     assert.equal(results.filter((r) => r === 'locked').length, CONTENDERS - 1, results.join(' '));
     assert.deepEqual(readdirSync(dir), [], 'released, and no claim or temporary file left behind');
   }
+});
+
+test('what killed processes left beside the lock is removed by the next holder; a live contender keeps its file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lock-leftovers-'));
+  const lock = join(dir, 'publish.lock');
+  // killed between writing its own file and removing it, and killed holding a takeover claim
+  writeFileSync(`${lock}.${deadPid()}-8b7d7df7293b`, 'x\n');
+  writeFileSync(`${lock}.takeover-12345`, 'x\n');
+  // a contender that is still trying: its pid is alive
+  writeFileSync(`${lock}.${process.ppid}-0123456789ab`, `${process.ppid}\n`);
+  const release = await acquirePidLock(lock);
+  assert.deepEqual(readdirSync(dir).sort(), ['publish.lock', `publish.lock.${process.ppid}-0123456789ab`]);
+  await release();
+  assert.deepEqual(readdirSync(dir), [`publish.lock.${process.ppid}-0123456789ab`]);
 });
