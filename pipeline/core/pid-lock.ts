@@ -3,7 +3,8 @@ import { link, open, readdir, rm, stat, unlink, writeFile } from 'node:fs/promis
 import { basename, dirname, join } from 'node:path';
 import { ObservatoryError } from './errors.ts';
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid runs (as anyone's). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -96,7 +97,7 @@ async function sweepLeftovers(path: string, mine: string): Promise<void> {
       const rest = name.slice(base.length);
       const owner = /^(\d+)-[0-9a-f]+$/.exec(rest)?.[1];
       const claimed = /^takeover-(\d+)$/.exec(rest)?.[1];
-      const dead = owner !== undefined && !alive(Number(owner));
+      const dead = owner !== undefined && !processAlive(Number(owner));
       if (dead || (claimed !== undefined && claimed !== String(ino))) {
         await rm(join(dirname(path), name), { force: true });
       }
@@ -138,7 +139,7 @@ export async function acquirePidLock(path: string, what = 'a lock'): Promise<() 
       if (!held) continue;
       // our own pid in a lock we are only now taking is a dead process's (pids are reused, in containers
       // often at once)
-      if (Number.isInteger(held.pid) && held.pid !== process.pid && alive(held.pid)) {
+      if (Number.isInteger(held.pid) && held.pid !== process.pid && processAlive(held.pid)) {
         throw new ObservatoryError('locked', `${what} is running already (pid ${held.pid} holds ${path})`);
       }
       await removeStale(path, held);

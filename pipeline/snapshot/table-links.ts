@@ -1,6 +1,6 @@
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { SnapshotKind } from '../core/index.ts';
+import { removeDeadTemporaries, type SnapshotKind, temporaryName } from '../core/index.ts';
 import { ioError, linkOrCopy } from './durable-fs.ts';
 import { parquetFileName, TABLE_NAMES } from './schema.ts';
 
@@ -68,9 +68,10 @@ export async function linkSnapshotTables(
       present++;
       continue;
     }
-    const temporary = `${target}.tmp-${process.pid}`;
+    const temporary = temporaryName(target);
     try {
       await mkdir(dirname(target), { recursive: true });
+      await removeDeadTemporaries(target);
       await rm(temporary, { force: true });
       await linkOrCopy(source, temporary);
       await rename(temporary, target);

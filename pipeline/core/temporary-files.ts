@@ -1,0 +1,24 @@
+import { readdir, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { processAlive } from './pid-lock.ts';
+
+/** The name this process writes `path` under before renaming it into place. */
+export function temporaryName(path: string): string {
+  return `${path}.tmp-${process.pid}`;
+}
+
+/**
+ * Removes the temporaries of `path` (see temporaryName) left by processes killed between writing and
+ * renaming them; a live process's are its own business. Best effort: a leftover costs a file name.
+ */
+export async function removeDeadTemporaries(path: string): Promise<void> {
+  const prefix = `${basename(path)}.tmp-`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid)) {
+      await rm(join(dirname(path), name), { force: true }).catch(() => {});
+    }
+  }
+}
