@@ -14,7 +14,8 @@ const root = mkdtempSync(join(tmpdir(), 'observatory-tests-'));
 chmodSync(root, 0o1777);
 const child = spawn(process.execPath, ['--test', '--test-concurrency=2', 'test/**/*.test.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, TMPDIR: root },
+  // every test file and every CLI it starts loads the pipeline: compiled once, read back after
+  env: { ...process.env, TMPDIR: root, NODE_COMPILE_CACHE: join(root, 'node-compile-cache') },
 });
 // Ctrl-C reaches the test runner from the terminal too: wait for it to end, then clean up
 process.on('SIGINT', () => {});

@@ -1,6 +1,4 @@
-import * as vega from 'vega';
 import type { TopLevelSpec } from 'vega-lite';
-import { compile } from 'vega-lite';
 
 /**
  * Renders a Vega-Lite spec to SVG in Node (no browser, no canvas), for charts drawn at build time.
@@ -11,6 +9,9 @@ export async function renderVegaLite(
   spec: TopLevelSpec,
   options: { responsive?: boolean } = {},
 ): Promise<string> {
+  // loaded on first use: every command imports core, and only those that draw should pay Vega's
+  // quarter second of loading
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   try {
     const svg = await view.toSVG();
