@@ -37,7 +37,7 @@ export { NO_HOST_PLD, payLevelDomain, urlPld } from './pld.ts';
 export type { Progress, ProgressOptions, ProgressRates, ProgressState } from './progress.ts';
 export { createProgress, formatProgress, progressRates } from './progress.ts';
 export { renderVegaLite } from './svg-chart.ts';
-export { removeDeadTemporaries, temporaryName } from './temporary-files.ts';
+export { temporaryFor } from './temporary-files.ts';
 export type {
   CrawledDocument,
   CrawlSegment,

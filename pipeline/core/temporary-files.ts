@@ -2,16 +2,12 @@ import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from './pid-lock.ts';
 
-/** The name this process writes `path` under before renaming it into place. */
-export function temporaryName(path: string): string {
-  return `${path}.tmp-${process.pid}`;
-}
-
 /**
- * Removes the temporaries of `path` (see temporaryName) left by processes killed between writing and
- * renaming them; a live process's are its own business. Best effort: a leftover costs a file name.
+ * The name this process writes `path` under before renaming it into place (`<path>.tmp-<pid>`).
+ * First removes the temporaries of `path` that processes killed between writing and renaming left;
+ * a live process's are its own business. Best effort: a leftover costs a file name.
  */
-export async function removeDeadTemporaries(path: string): Promise<void> {
+export async function temporaryFor(path: string): Promise<string> {
   const prefix = `${basename(path)}.tmp-`;
   const names = await readdir(dirname(path)).catch(() => [] as string[]);
   for (const name of names) {
@@ -21,4 +17,5 @@ export async function removeDeadTemporaries(path: string): Promise<void> {
       await rm(join(dirname(path), name), { force: true }).catch(() => {});
     }
   }
+  return `${path}.tmp-${process.pid}`;
 }

@@ -1,7 +1,7 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
-import { makeDirectory, ObservatoryError, removeDeadTemporaries, temporaryName } from '../core/index.ts';
+import { makeDirectory, ObservatoryError, temporaryFor } from '../core/index.ts';
 import { type CrawlOptions, type CrawlResult, runCrawl } from './crawl.ts';
 import type { CrawlStatsSnapshot } from './crawl-stats.ts';
 import { isRdfDocument } from './crawl-stats.ts';
@@ -183,8 +183,7 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = temporaryName(file);
-  await removeDeadTemporaries(file);
+  const tmp = await temporaryFor(file);
   await writeFile(tmp, text);
   await rename(tmp, file);
 }

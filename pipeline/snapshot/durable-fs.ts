@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, link, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ObservatoryError, removeDeadTemporaries, temporaryName } from '../core/index.ts';
+import { ObservatoryError, temporaryFor } from '../core/index.ts';
 
 /** Wraps a file-system failure into an `io` error that names the path and what was being done. */
 export function ioError(doing: string, path: string, error: unknown): ObservatoryError {
@@ -41,8 +41,7 @@ export async function fsyncPath(path: string): Promise<void> {
 
 /** Replaces `path` with `data` so that readers see the old or the new content, never a mix. */
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
-  const temp = temporaryName(path);
-  await removeDeadTemporaries(path);
+  const temp = await temporaryFor(path);
   try {
     const handle = await open(temp, 'w');
     try {

@@ -1,6 +1,6 @@
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { removeDeadTemporaries, type SnapshotKind, temporaryName } from '../core/index.ts';
+import { type SnapshotKind, temporaryFor } from '../core/index.ts';
 import { ioError, linkOrCopy } from './durable-fs.ts';
 import { parquetFileName, TABLE_NAMES } from './schema.ts';
 
@@ -68,10 +68,10 @@ export async function linkSnapshotTables(
       present++;
       continue;
     }
-    const temporary = temporaryName(target);
+    // before the folder exists there is nothing to remove, and the name is all it gives
+    const temporary = await temporaryFor(target);
     try {
       await mkdir(dirname(target), { recursive: true });
-      await removeDeadTemporaries(target);
       await rm(temporary, { force: true });
       await linkOrCopy(source, temporary);
       await rename(temporary, target);

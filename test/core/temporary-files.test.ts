@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { writeFileAtomic } from '../../pipeline/snapshot/index.ts';
+import { deadPid } from './dead-pid.ts';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
-
-/** The pid of a process that has exited: what a temporary left by a killed run is named with. */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
-    encoding: 'utf8',
-  });
-  return Number(child.stdout);
-}
 
 test("an atomic write removes the temporaries killed writers left, and keeps a live writer's", async () => {
   const dir = await mkdtemp(join(tmpdir(), 'temporaries-'));

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { acquirePidLock } from '../../pipeline/core/index.ts';
+import { deadPid } from '../core/dead-pid.ts';
 
 /**
  * Issue #13, item 4: after a crash, a cron `tick` and a `snapshot` (or any number of processes)
@@ -35,14 +36,6 @@ lines.once('line', async () => {
 
 const CONTENDERS = 12;
 const ROUNDS = 5;
-
-/** The pid of a process that has exited: what a lock left by a killed run holds. */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
-    encoding: 'utf8',
-  });
-  return Number(child.stdout);
-}
 
 async function race(lock: string): Promise<string[]> {
   const children = Array.from({ length: CONTENDERS }, () =>

@@ -60,7 +60,7 @@ test('a publish killed with -9 at random points and rerun ends with the same fol
     (await listSnapshots(reference)).map((e) => [e.name, e.manifestSha256]),
   );
   assert.deepEqual(await readdir(join(root, '.incomplete')), []);
-  // a kill between writing index.json's temporary and renaming it left the temporary; the rerun removed it
+  // nothing a kill left beside them (index.json's temporary, between writing and renaming it) stays
   assert.deepEqual((await readdir(root)).sort(), ['.incomplete', NAME, TABLES_DIR, 'index.json'].sort());
   // a kill between the rename and the tables/ links left them out; the rerun made them
   const linked = await stat(
