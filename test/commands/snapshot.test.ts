@@ -73,7 +73,8 @@ test('a snapshot killed with -9 at random moments resumes and ends as an uninter
     kills++;
   }
   assert.ok(kills > 0, 'the crawl was killed at least once');
-  assert.equal((await runCli(args(killed))).status, 0, 'a rerun after the last kill succeeds');
+  const rerun = await runCli(args(killed));
+  assert.equal(rerun.status, 0, `a rerun after the last kill succeeds: ${rerun.stderr}`);
   assert.deepEqual(await documents(killed), expected);
   const verify = run('verify', '--root', killed);
   assert.equal(verify.status, 0, verify.stderr);
