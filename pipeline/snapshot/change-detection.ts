@@ -3,7 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ObjectKind, Statement } from '../core/index.ts';
 import { diffStatements } from '../rdf/index.ts';
 import { retrievedRdf, sqlString } from './duckdb-session.ts';
-import { parquetFileName } from './schema.ts';
+import { availabilityChangedSql, parquetFileName } from './schema.ts';
 
 /** Changed documents whose triples are diffed together; bounds the statements held in memory. */
 const DIFF_BATCH = 2000;
@@ -120,7 +120,8 @@ async function diffChangedDocuments(
  * Builds stage_changes: for every document of this crawl, its previous observation, whether its
  * content changed (canonical graph hash differs; null when there is no previous observation or
  * either side retrieved no RDF), the triples added and removed, and, separately, whether its
- * availability (status or error) changed. `earlier` lists earlier snapshots, newest first.
+ * availability changed (status or error; a 304 that carried the statements over counts as the 200
+ * it confirms: docs/data-dictionary.md, Definitions). `earlier` lists earlier snapshots, newest first.
  * Returns the names of the snapshots it had to read.
  */
 export async function detectChanges(
@@ -133,9 +134,11 @@ export async function detectChanges(
       CASE WHEN p.previous_snapshot IS NULL OR NOT ${retrievedRdf('d.error')} OR NOT ${retrievedRdf('p.previous_error')} THEN NULL
         ELSE d.graph_hash IS DISTINCT FROM p.previous_graph_hash END AS changed,
       d.graph_hash, p.previous_graph_hash,
-      CASE WHEN p.previous_snapshot IS NULL THEN NULL
-        ELSE d.status IS DISTINCT FROM p.previous_status OR d.error IS DISTINCT FROM p.previous_error
-        END AS availability_changed,
+      ${availabilityChangedSql(
+        'p.previous_snapshot',
+        { status: 'd.status', error: 'd.error' },
+        { status: 'p.previous_status', error: 'p.previous_error' },
+      )} AS availability_changed,
       d.status, p.previous_status, d.error, p.previous_error
     FROM stage_documents d LEFT JOIN previous_observations p USING (url)`);
   await diffChangedDocuments(connection, new Map(earlier.map((e) => [e.name, e.folder])));

@@ -6,10 +6,10 @@
  */
 import { sqlString } from './duckdb-session.ts';
 
-export const SNAPSHOT_SCHEMA_VERSION = 3;
+export const SNAPSHOT_SCHEMA_VERSION = 4;
 
 /** Schema versions this code reads (verify, change detection, statistics, histories). */
-export type SchemaVersion = 1 | 2 | 3;
+export type SchemaVersion = 1 | 2 | 3 | 4;
 
 export type TableName = 'documents' | 'quads' | 'redirects' | 'changes' | 'schedule';
 
@@ -120,10 +120,22 @@ const V3_COLUMNS: Readonly<Record<string, string>> = {
   carried_from: 'VARCHAR',
 };
 
+/**
+ * Columns schema 4 added to quads (docs/rdf.md): the publisher's own graph name and the RDF 1.2
+ * terms, with their types.
+ */
+const V4_QUAD_COLUMNS: Readonly<Record<string, string>> = {};
+
+/** Schema 3, as published before schema 4's quads columns (its changes table had the 304 error, see readTableSql). */
+const TABLES_V3: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.freeze({
+  ...TABLES,
+  quads: TABLES.quads.filter((c) => !(c.name in V4_QUAD_COLUMNS)),
+});
+
 /** Schema 2, as published before the archive and conditional re-visits: schema 3 without their columns. */
 const TABLES_V2: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.freeze({
-  ...TABLES,
-  documents: TABLES.documents.filter((c) => !(c.name in V3_COLUMNS)),
+  ...TABLES_V3,
+  documents: TABLES_V3.documents.filter((c) => !(c.name in V3_COLUMNS)),
 });
 
 /**
@@ -135,7 +147,7 @@ const TABLES_V1: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.fre
   documents: TABLES_V2.documents
     .filter((c) => !['snapshot_start', 'downloaded_by', 'parsed_statements'].includes(c.name))
     .map((c) => (c.type === TIMESTAMPTZ ? col(c.name, 'TIMESTAMP') : c)),
-  quads: TABLES.quads.filter((c) => c.name !== 'snapshot_start' && c.name !== 'kind'),
+  quads: TABLES_V3.quads.filter((c) => c.name !== 'snapshot_start' && c.name !== 'kind'),
   redirects: TABLES.redirects
     .filter((c) => c.name !== 'snapshot_start' && c.name !== 'kind')
     .map((c) =>
@@ -159,24 +171,51 @@ function v1Timestamps(columns: readonly ColumnSpec[]): ColumnSpec[] {
 
 /** The columns of a table in a given schema version (what `verify` checks a folder against). */
 export function tableColumns(table: TableName, version: SchemaVersion): readonly ColumnSpec[] {
-  return version === 3 ? TABLES[table] : version === 2 ? TABLES_V2[table] : TABLES_V1[table];
+  if (version === 4) return TABLES[table];
+  return version === 3 ? TABLES_V3[table] : version === 2 ? TABLES_V2[table] : TABLES_V1[table];
 }
 
 /** True for a schema version this code can read. */
 export function isSchemaVersion(value: unknown): value is SchemaVersion {
-  return value === 1 || value === 2 || value === 3;
+  return value === 1 || value === 2 || value === 3 || value === 4;
+}
+
+/**
+ * The status an observation's availability is compared by (docs/data-dictionary.md,
+ * Definitions): a 304 that carried the previous statements over (its error is that observation's:
+ * null or parse) counts as the 200 it confirms, so 200 -> 304 -> 200 is no availability change.
+ */
+export function availabilityStatusSql(status: string, error: string): string {
+  return `CASE WHEN ${status} = 304 AND (${error} IS NULL OR ${error} = 'parse') THEN 200 ELSE ${status} END`;
+}
+
+/**
+ * Whether an observation's availability differs from the previous one's (null without one): what
+ * `changes.availability_changed` holds since schema 4, and what readers derive for older folders,
+ * whose files counted every 200 <-> 304 as a change (docs/errata.md).
+ */
+export function availabilityChangedSql(
+  previousSnapshot: string,
+  current: { readonly status: string; readonly error: string },
+  previous: { readonly status: string; readonly error: string },
+): string {
+  return `CASE WHEN ${previousSnapshot} IS NULL THEN NULL
+    ELSE ${availabilityStatusSql(current.status, current.error)} IS DISTINCT FROM ${availabilityStatusSql(previous.status, previous.error)}
+      OR ${current.error} IS DISTINCT FROM ${previous.error} END`;
 }
 
 /**
  * SQL that reads one published table of a folder of any readable version in the shape of the
  * current schema: what every reader of older folders goes through, so that none of them needs to
- * know schema 1 or 2. Schema 1 and 2 lack the WARC pointer and `validation` / `carried_from` (null:
- * no archive and no conditional re-visits then). Columns schema 1 lacks are derived where they can
- * be (snapshot_start from the
+ * know older schemas. Columns a version lacks are null (schema 1-2: the WARC pointer and
+ * `validation` / `carried_from`, no archive and no conditional re-visits then; schema 1-3: the
+ * quads columns of schema 4) or derived where they can be (schema 1: snapshot_start from the
  * manifest, kind, downloaded_by = url since every schema-1 row downloaded its own response,
  * parsed_statements = schema 1's `statements`, which counted as parsed). `statements` stays schema
  * 1's count (as parsed: at least the distinct count that schema 2 gives). Timestamps become
- * TIMESTAMPTZ read as UTC, whatever the session's time zone.
+ * TIMESTAMPTZ read as UTC, whatever the session's time zone. `changes.availability_changed` of
+ * schema 1-3 is derived again from the row's statuses and errors (docs/errata.md: those files
+ * counted a 304 as an availability change).
  */
 export function readTableSql(
   file: string,
@@ -185,27 +224,33 @@ export function readTableSql(
   snapshot: { readonly startedAt: string; readonly kind: string },
 ): string {
   const source = `read_parquet(${sqlString(file)})`;
-  if (version === 3) return `SELECT * FROM ${source}`;
-  const absent = Object.fromEntries(
-    Object.entries(V3_COLUMNS).map(([name, type]) => [name, `NULL::${type} AS ${name}`]),
-  );
-  if (version === 2) {
-    const columns = TABLES[table].map((c) => absent[c.name] ?? `"${c.name}"`);
-    return `SELECT ${columns.join(', ')} FROM ${source}`;
+  if (version === SNAPSHOT_SCHEMA_VERSION) return `SELECT * FROM ${source}`;
+  const absentSince = (columns: Readonly<Record<string, string>>) =>
+    Object.entries(columns).map(([name, type]) => [name, `NULL::${type} AS ${name}`]);
+  const derived: Record<string, string> = Object.fromEntries([
+    ...absentSince(V4_QUAD_COLUMNS),
+    ...(version < 3 ? absentSince(V3_COLUMNS) : []),
+    [
+      'availability_changed',
+      `${availabilityChangedSql(
+        'previous_snapshot',
+        { status: 'status', error: 'error' },
+        { status: 'previous_status', error: 'previous_error' },
+      )} AS availability_changed`,
+    ],
+  ]);
+  if (version === 1) {
+    Object.assign(derived, {
+      snapshot_start: `${sqlString(snapshot.startedAt)}::TIMESTAMPTZ AS snapshot_start`,
+      kind: `${sqlString(snapshot.kind)} AS kind`,
+      downloaded_by: 'url AS downloaded_by',
+      parsed_statements: 'statements AS parsed_statements',
+      from_url: '"from" AS from_url',
+      to_url: '"to" AS to_url',
+    });
   }
-  const start = `${sqlString(snapshot.startedAt)}::TIMESTAMPTZ AS snapshot_start`;
-  const kind = `${sqlString(snapshot.kind)} AS kind`;
-  const derived: Record<string, string> = {
-    snapshot_start: start,
-    kind,
-    downloaded_by: 'url AS downloaded_by',
-    parsed_statements: 'statements AS parsed_statements',
-    from_url: '"from" AS from_url',
-    to_url: '"to" AS to_url',
-    ...absent,
-  };
   const columns = TABLES[table].map((c) =>
-    c.type === TIMESTAMPTZ && c.name !== 'snapshot_start'
+    version === 1 && c.type === TIMESTAMPTZ && c.name !== 'snapshot_start'
       ? `timezone('UTC', "${c.name}") AS "${c.name}"`
       : (derived[c.name] ?? `"${c.name}"`),
   );

@@ -20,7 +20,7 @@ export const DIGEST_FILE = 'digest.json';
  * Bumped whenever the digest's shape or queries change: a digest.json of another version is
  * recomputed from the folder's Parquet by whoever reads it (the portal), never trusted.
  */
-export const DIGEST_VERSION = 2;
+export const DIGEST_VERSION = 3;
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const EXAMPLES = 10;
 const CLASSES = 50;
@@ -44,6 +44,12 @@ export interface PldFigures {
  */
 export interface SnapshotDigest {
   readonly available: number;
+  /**
+   * Documents whose availability changed since their previous observation (docs/data-dictionary.md,
+   * Definitions); here rather than from the manifest, whose count for schema 1-3 folders is wrong
+   * (docs/errata.md).
+   */
+  readonly availabilityChanged: number;
   /** Kernel documents per re-visit level (0..4) after this crawl. */
   readonly levels: Readonly<Record<string, number>>;
   /** Changed documents by triples added + removed, in buckets. */
@@ -94,6 +100,10 @@ async function queryDigest(
     connection,
     `SELECT count(*) FILTER (${retrievedRdf()}) FROM ${t('documents')}`,
   );
+  const [[availabilityChanged]] = await queryRows(
+    connection,
+    `SELECT count(*) FILTER (availability_changed) FROM ${t('changes')}`,
+  );
   const degree = await queryRows(
     connection,
     `SELECT CASE WHEN n <= 1 THEN '1' WHEN n <= 5 THEN '2-5' WHEN n <= 20 THEN '6-20'
@@ -130,6 +140,7 @@ async function queryDigest(
   );
   return {
     available: Number(available),
+    availabilityChanged: Number(availabilityChanged),
     levels: await countBy(connection, `SELECT level, count(*) FROM ${t('schedule')} GROUP BY 1 ORDER BY 1`),
     changeDegree: degree.map(([key, count]) => ({ key: String(key), count: Number(count) })),
     redirectStatuses: await countBy(

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openDuckDb } from '../../pipeline/snapshot/duckdb-session.ts';
-import { listSnapshots, readManifest, readSchedule } from '../../pipeline/snapshot/index.ts';
+import { listSnapshots, readManifest, readSchedule, readTableSql } from '../../pipeline/snapshot/index.ts';
 import { publishSampleWeeks, schedule } from './sample-crawl.ts';
 
 let root: string;
@@ -57,6 +57,43 @@ test('relabelled blank nodes and reordered triples are not a change', () => {
       availability_changed: false,
     });
   }
+});
+
+test('a 304 that carried the statements over is available and unchanged, not an availability change', () => {
+  assert.deepEqual(pick('c', 'changed', 'availability_changed', 'status', 'previous_status'), {
+    changed: false,
+    availability_changed: false,
+    status: 304,
+    previous_status: 200,
+  });
+});
+
+test('folders of schema 1-3, which counted 200 -> 304 as an availability change, are read corrected', async () => {
+  const session = await openDuckDb();
+  const old = join(root, 'schema-3-changes.parquet');
+  // the value schema 3 published: any difference of status or error
+  await session.connection.run(`COPY (SELECT * REPLACE (CASE WHEN previous_snapshot IS NULL THEN NULL
+      ELSE status IS DISTINCT FROM previous_status OR error IS DISTINCT FROM previous_error END AS availability_changed)
+    FROM read_parquet('${root}/2026-11-23/changes.parquet')) TO '${old}' (FORMAT parquet)`);
+  const read = async (version: 3 | 4) =>
+    (
+      await session.connection.runAndReadAll(
+        `SELECT url, availability_changed FROM (${readTableSql(old, 'changes', version, {
+          startedAt: '2026-11-23T00:00:00.000Z',
+          kind: 'weekly',
+        })}) ORDER BY url`,
+      )
+    ).getRows();
+  const asRead = await read(3);
+  const asWritten = await read(4);
+  session.close();
+  const c = (rows: unknown[][]) => rows.find((r) => r[0] === 'http://example.org/c')?.[1];
+  assert.equal(c(asWritten), true, 'the copy holds the old, wrong value');
+  assert.equal(c(asRead), false);
+  assert.deepEqual(
+    asRead.filter((r) => r[0] !== 'http://example.org/c'),
+    asWritten.filter((r) => r[0] !== 'http://example.org/c'),
+  );
 });
 
 test('a document that went 404 is an availability change, not a content change', () => {

@@ -148,7 +148,7 @@ export function week1(): CrawledDocument[] {
   ];
 }
 
-/** Week two: A gains a triple, B is relabelled, C reordered, E answers 404, F times out again,
+/** Week two: A gains a triple, B is relabelled, C answers 304 (reordered), E answers 404, F times out again,
  * G is new, H is relabelled and gains a triple. */
 export function week2(): CrawledDocument[] {
   const t = WEEK2 + 60_000;
@@ -156,7 +156,16 @@ export function week2(): CrawledDocument[] {
   return [
     doc(record(A, t, { graphHash: 'hash-a2' }), [...aStatements, iri(A, `${FOAF}knows`, C)]),
     doc(record(B, t + 1000, { graphHash: 'hash-b' }), bStatements('bBBBB_').reverse()),
-    doc(record(C, t + 2000, { graphHash: 'hash-c' }), [...cStatements].reverse()),
+    // a conditional re-visit answered 304: its statements carried over from week one
+    doc(
+      record(C, t + 2000, {
+        graphHash: 'hash-c',
+        status: 304,
+        validation: 'not_modified',
+        carriedFrom: '2026-11-16',
+      }),
+      [...cStatements].reverse(),
+    ),
     { ...d, record: { ...d.record, fetchedAt: t + 3000 } },
     doc(
       record(E, t + 4000, {
