@@ -25,6 +25,7 @@ import {
 import { writeDescription } from './description-cache.ts';
 import { exampleQueries } from './doc-queries.ts';
 import { domainViews, queryDomainDocuments } from './domains.ts';
+import { erratumViews } from './errata.ts';
 import { queryHistory } from './history.ts';
 import { loadHistoryState } from './history-state.ts';
 import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
@@ -214,7 +215,8 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
           manifests[snapshots.indexOf(newestWeekly)],
         ),
       ),
-      dictionary: await readDictionary(),
+      errata: erratumViews(snapshots),
+      ...(await readDictionary().then((d) => ({ dictionary: d.tables, definitions: d.definitions }))),
       queries: await exampleQueries(),
       crawler: {
         userAgent: CRAWL_DEFAULTS.userAgent,

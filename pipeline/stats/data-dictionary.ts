@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { DictionaryTable } from './portal-data.ts';
+import { ObservatoryError } from '../core/index.ts';
+import type { DataTable, DictionaryTable } from './portal-data.ts';
 
 /** docs/data-dictionary.md: the one place columns are described; the portal renders its tables. */
 export const DICTIONARY_FILE = new URL('../../docs/data-dictionary.md', import.meta.url).pathname;
@@ -38,7 +39,17 @@ export function parseDictionary(markdown: string): DictionaryTable[] {
   return tables;
 }
 
-/** Reads and parses docs/data-dictionary.md. */
-export async function readDictionary(): Promise<DictionaryTable[]> {
-  return parseDictionary(await readFile(DICTIONARY_FILE, 'utf8'));
+/** The table of the dictionary's `## Definitions` section: every derived figure, defined once. */
+export function parseDefinitions(markdown: string): DataTable {
+  const section = markdown.split(/^## /m).find((s) => s.startsWith('Definitions\n'));
+  const lines = section?.split('\n').filter((l) => l.startsWith('|')) ?? [];
+  if (lines.length < 3)
+    throw new ObservatoryError('internal', `${DICTIONARY_FILE}: no table in its Definitions section`);
+  return { columns: cells(lines[0]), rows: lines.slice(2).map(cells) };
+}
+
+/** Reads and parses docs/data-dictionary.md: its column tables and its definitions. */
+export async function readDictionary(): Promise<{ tables: DictionaryTable[]; definitions: DataTable }> {
+  const markdown = await readFile(DICTIONARY_FILE, 'utf8');
+  return { tables: parseDictionary(markdown), definitions: parseDefinitions(markdown) };
 }

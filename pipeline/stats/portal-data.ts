@@ -5,6 +5,7 @@
  */
 import type { SnapshotKind } from '../core/index.ts';
 import type { PldFigures, SnapshotDigest, SnapshotStats } from '../snapshot/index.ts';
+import type { ErratumView } from './errata.ts';
 
 export type { PldFigures, SnapshotDigest };
 
@@ -213,7 +214,11 @@ export interface PortalData {
     readonly mostDynamicDocuments: DataTable;
   };
   readonly domains: readonly DomainView[];
+  /** Figures once published wrong, with the snapshots whose files still state them (pipeline/stats/errata.ts). */
+  readonly errata: readonly ErratumView[];
   readonly dictionary: readonly DictionaryTable[];
+  /** The dictionary's Definitions: figure, definition, edge cases. */
+  readonly definitions: DataTable;
   readonly queries: readonly ExampleQuery[];
   readonly crawler: CrawlerFacts;
   /** Files beside the pages: the dataset description and the bulk-download list. */

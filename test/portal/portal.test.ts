@@ -434,3 +434,16 @@ test('a domain page shows its documents, its errors and its size and availabilit
   assert.equal(withErrors.latest.listed.rows.length, Math.min(50, withErrors.latest.documents));
   await page.close();
 });
+
+test('the Errata page, linked from every page, lists each erratum; the Data page defines every figure', async () => {
+  const errata = [...pages.keys()].find((u) => u.endsWith('/errata/'));
+  assert.ok(errata, 'the Errata page is reached from the home page');
+  assert.equal(pages.get(errata)?.status, 200);
+  const html = await readFile(join(work, 'dist', 'errata', 'index.html'), 'utf8');
+  assert.match(html, /id="availability-304"/);
+  // the series is published by the current code: its files state the corrected values
+  assert.match(html, /No snapshot on this portal states a wrong value/);
+  const data = await readFile(join(work, 'dist', 'data', 'index.html'), 'utf8');
+  assert.match(data, /id="definitions"/);
+  assert.match(data, /<td>availability change<\/td>/);
+});
