@@ -12,7 +12,10 @@ const robotsParser = createRequire(import.meta.url)(
  * - percent-encoding (2.2.2): `%41` and `A` are the same octet, so unreserved characters are
  *   decoded and hex is upper-cased in both patterns and paths before comparing;
  * - a `User-agent` value is matched by its product token only (`Bot/1.0 (+url)` names `Bot`);
- * - a UTF-8 byte order mark does not hide the first line;
+ * - a UTF-8 byte order mark at the start of the file, whole or cut short, does not hide the first
+ *   line; anywhere else its bytes are part of a line, which then is no record;
+ * - a line that is not a record (RFC 9309 2.2: optional spaces or tabs, a key, a colon, a value)
+ *   is ignored, where robots-parser would trim any Unicode space off it first;
  * - a file cut at the size limit loses its partial last line (a cut `Allow: /private` must not
  *   become `Allow: /`);
  * - `/robots.txt` itself is always allowed (2.2.2).
@@ -39,31 +42,51 @@ export function canonicalPath(path: string): string {
   }
 }
 
-const LINE = /^(\s*)([A-Za-z-]+)(\s*:\s*)(.*)$/;
+/** A record: key and value around a colon, with only spaces and tabs as white space (RFC 9309 2.2). */
+const RECORD = /^[ \t]*([A-Za-z-]+)[ \t]*:[ \t]*(.*?)[ \t]*$/;
 
-/** The robots.txt text with patterns and agent names in the shape robots-parser compares correctly. */
+/**
+ * The robots.txt text as robots-parser compares correctly: records with patterns and agent names
+ * canonical, and every line that is no record blanked (robots-parser skips blank lines, and they
+ * neither start nor end a group).
+ */
 function normaliseText(text: string): string {
   return text
     .replace(/^\uFEFF/, '')
     .split(/\r\n|\r|\n/)
     .map((line) => {
-      const m = LINE.exec(line.replace(/#.*$/, ''));
-      if (!m) return line;
-      const key = m[2].toLowerCase();
-      const value = m[4].trim();
+      const m = RECORD.exec(line.replace(/#.*$/, ''));
+      if (!m) return '';
+      const key = m[1].toLowerCase();
+      const value = m[2];
       if (key === 'user-agent')
         return `user-agent: ${value === '*' ? '*' : (/^[A-Za-z_-]+/.exec(value)?.[0] ?? value)}`;
       if (key === 'allow' || key === 'disallow') return `${key}: ${canonicalPath(value)}`;
-      return line;
+      return `${key}: ${value}`;
     })
     .join('\n');
 }
 
-/** The text of the first `maxBytes` bytes, without a line the cut left incomplete. */
+const BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * Bytes of a UTF-8 byte order mark at the start of a file, whole or cut short (`EF`, `EF BB`): the
+ * robots.txt authors' compliance cases skip these too, and nothing else there.
+ */
+function bomLength(body: Buffer): number {
+  let n = 0;
+  while (n < BOM.length && body[n] === BOM[n]) n++;
+  return n;
+}
+
+/**
+ * The text of a robots.txt body without its byte order mark; of a body cut at the size limit
+ * (`truncated`), without the line the cut left incomplete.
+ */
 export function robotsText(body: Buffer, truncated: boolean): string {
-  if (!truncated) return body.toString('utf8');
-  const lastBreak = Math.max(body.lastIndexOf(0x0a), body.lastIndexOf(0x0d));
-  return body.subarray(0, lastBreak + 1).toString('utf8');
+  const start = bomLength(body);
+  const end = truncated ? Math.max(body.lastIndexOf(0x0a), body.lastIndexOf(0x0d)) + 1 : body.length;
+  return body.subarray(start, Math.max(start, end)).toString('utf8');
 }
 
 /** The policy of one robots.txt file fetched for `origin` (scheme, host and port). */

@@ -117,6 +117,8 @@ describe('robots.txt cut at the size limit', () => {
     assert.equal(text, 'User-agent: *\nAllow: /\n');
     assert.equal(parseRobots(text, ORIGIN, TOKEN).isAllowed(new URL('/public', ORIGIN)), true);
   });
+  it('has no text when cut inside its byte order mark', () =>
+    assert.equal(robotsText(Buffer.from([0xef, 0xbb, 0xbf, 0x55]), true), ''));
   it('keeps a file that was not cut whole', () =>
     assert.equal(robotsText(Buffer.from('a\nb'), false), 'a\nb'));
 });
