@@ -66,6 +66,33 @@ function documentLoader({ loadContext, maxContexts }: SyntaxInput) {
   return { load, refusal: () => refusal };
 }
 
+/** Whether a term from jsonld.toRDF is a term at all: an object whose value is a string. */
+function isTerm(term: RdfJsTerm | null | undefined): boolean {
+  return typeof term === 'object' && term !== null && typeof term.value === 'string';
+}
+
+/**
+ * What jsonld.js (9.0) returns that is not a quad, checked before anything is added:
+ * - a literal whose datatype is not one IRI (an array: `"@type": ["ex:a", "ex:b"]` in a value
+ *   object) is the JSON-LD error `invalid typed value` that jsonld.js does not raise (W3C toRdf
+ *   test ter54, a negative evaluation test): the document is refused as invalid JSON-LD, like the
+ *   errors jsonld.js does raise;
+ * - a quad with a missing term (`object: null` for a list item whose IRI cannot be made absolute,
+ *   toRdf test tli14, whose expected output leaves that item out) is dropped, the others kept.
+ * Returns the refusal's message, or the quads to add.
+ */
+function wellFormed(quads: readonly RdfJsQuad[]): string | RdfJsQuad[] {
+  const kept: RdfJsQuad[] = [];
+  for (const quad of quads) {
+    const { subject, predicate, object, graph } = quad;
+    if (isTerm(object) && object.termType === 'Literal' && typeof object.datatype?.value !== 'string') {
+      return `invalid typed value: the literal "${object.value}" has the datatype ${JSON.stringify(object.datatype?.value)}, not one IRI`;
+    }
+    if (isTerm(subject) && isTerm(predicate) && isTerm(object) && isTerm(graph)) kept.push(quad);
+  }
+  return kept;
+}
+
 /**
  * Converts one JSON-LD text into `add`: jsonld converts a document as a whole, so an error (bad
  * JSON, invalid JSON-LD, an unloadable context) adds no statement; a refused context is a refusal.
@@ -87,10 +114,13 @@ async function convert(
     return { code: 'too_complex', message: `JSON nested deeper than ${MAX_DEPTH} levels` };
   const loader = documentLoader(input);
   try {
-    const quads = (await jsonld.toRDF(document as jsonld.JsonLdDocument, {
-      base,
-      documentLoader: loader.load,
-    })) as unknown as RdfJsQuad[];
+    const quads = wellFormed(
+      (await jsonld.toRDF(document as jsonld.JsonLdDocument, {
+        base,
+        documentLoader: loader.load,
+      })) as unknown as RdfJsQuad[],
+    );
+    if (typeof quads === 'string') return quads;
     for (const quad of quads) add(quad);
     return null;
   } catch (error) {

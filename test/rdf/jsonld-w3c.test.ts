@@ -1,0 +1,61 @@
+/**
+ * W3C JSON-LD 1.1 toRdf tests on which jsonld.js (9.0) returns something that is not a quad
+ * (fixtures/w3c-json-ld-api, W3C licence), read through the crawler's own path (parseDocument):
+ * a positive test must give exactly its expected statements, a negative one a coded `parse` error
+ * without statements, never a crash and never a whole document lost for one malformed quad.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { bodyEncoding } from '../../pipeline/rdf/decode-body.ts';
+import { canonicalGraph, parseDocument } from '../../pipeline/rdf/index.ts';
+import { n3FamilyParser } from '../../pipeline/rdf/parse-n3-family.ts';
+import { createStatementBuilder } from '../../pipeline/rdf/statement-builder.ts';
+
+const SUITE = new URL('./fixtures/w3c-json-ld-api/toRdf/', import.meta.url).pathname;
+const BASE = 'http://example.com/';
+
+/** The suite's expected N-Quads, read by n3 alone. */
+async function expected(file: string) {
+  const text = readFileSync(join(SUITE, file), 'utf8');
+  const builder = createStatementBuilder(BASE);
+  const body = Buffer.from(text);
+  const error = await n3FamilyParser('N-Quads')({
+    text,
+    body,
+    encoding: bodyEncoding(body, null),
+    baseIri: BASE,
+    builder,
+    maxContexts: 8,
+    mediaType: null,
+  });
+  assert.equal(error, null);
+  return builder.statements;
+}
+
+const read = (file: string) =>
+  parseDocument({
+    body: readFileSync(join(SUITE, file)),
+    contentType: 'application/ld+json',
+    documentUrl: BASE,
+  });
+
+test('toRdf tli14 (a list item jsonld.js gives as a null object): that quad is dropped, the rest kept', async () => {
+  const result = await read('li14-in.jsonld');
+  assert.equal(result.error, null, result.errorMessage ?? undefined);
+  assert.equal(result.format, 'jsonld');
+  assert.deepEqual(
+    (await canonicalGraph(result.statements)).lines,
+    (await canonicalGraph(await expected('li14-out.nq'))).lines,
+  );
+});
+
+test('toRdf ter54 (a value object with two @type values): refused as invalid JSON-LD, coded, no statements', async () => {
+  const result = await read('er54-in.jsonld');
+  assert.deepEqual(
+    { error: result.error, format: result.format, statements: result.statements.length },
+    { error: 'parse', format: 'jsonld', statements: 0 },
+  );
+  assert.match(result.errorMessage ?? '', /^jsonld: invalid typed value/);
+});
