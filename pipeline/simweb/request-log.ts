@@ -18,6 +18,13 @@ export interface RequestLogEntry {
   /** Path and query as requested. */
   readonly path: string;
   readonly userAgent: string | null;
+  /**
+   * The request headers the answer depends on (absent: null), so that the log can be replayed
+   * against the routing to say what each request was answered (the truth audit, docs/audit.md).
+   */
+  readonly accept: string | null;
+  readonly ifNoneMatch: string | null;
+  readonly ifModifiedSince: string | null;
   /** Status sent; null while in flight, or when none was (hang, reset). */
   status: number | null;
 }

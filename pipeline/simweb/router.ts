@@ -65,7 +65,7 @@ function routeAsIs(web: GeneratedWeb, req: RouteRequest, t: number): Reply {
     const a = robotsAnswer(variant, path);
     return { ...statusReply(a.status, a.headers, a.body), delayMs: a.delayMs, compress: true };
   }
-  const scenario = scenarioReply(host, path + req.search, req);
+  const scenario = scenarioReply(host, path + req.search, { accept: req.accept, at: t });
   if (scenario) return scenario;
   const match = matchPath(web, host, path);
   if (match) return documentReply(web, match, t, req);

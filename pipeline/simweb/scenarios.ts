@@ -68,6 +68,8 @@ export interface Scenario {
 /** A request as a scenario sees it. */
 export interface ScenarioRequest {
   readonly accept: string | undefined;
+  /** The virtual time of the request (epoch ms): a scenario may answer differently over time. */
+  readonly at: number;
 }
 
 interface Entry {
@@ -176,6 +178,18 @@ for (const [status, retryAfter] of [
     () => statusReply(status, headers, `${status}\n`),
   );
 }
+
+const COMEBACK = `${STATUS}/comeback`;
+const WEEK_MS = 7 * 86_400_000;
+add(
+  'comeback',
+  'status',
+  COMEBACK,
+  'Disappears and returns: 404 in odd weeks of the virtual clock (counted from the Unix epoch, so from Thursdays 00:00 UTC), Turtle in even ones (as at the default clock).',
+  expectRdf(COMEBACK, 'turtle'),
+  (req) =>
+    Math.floor(req.at / WEEK_MS) % 2 === 1 ? statusReply(404, {}, 'Not found\n') : turtle(COMEBACK)(),
+);
 
 // --- redirects ----------------------------------------------------------------------------------
 const RED = 'http://www.redirect-lab.net';

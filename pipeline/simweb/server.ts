@@ -123,6 +123,9 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
       method: req.method ?? 'GET',
       path: rawUrl,
       userAgent: req.headers['user-agent'] ?? null,
+      accept: req.headers.accept ?? null,
+      ifNoneMatch: req.headers['if-none-match'] ?? null,
+      ifModifiedSince: req.headers['if-modified-since'] ?? null,
     });
     res.on('finish', () => {
       entry.status = res.statusCode;

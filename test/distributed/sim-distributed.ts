@@ -137,5 +137,8 @@ export function requestEntry(seq: number, req: IncomingMessage): RequestLogEntry
     method: req.method ?? 'GET',
     path: req.url ?? '/',
     userAgent: req.headers['user-agent'] ?? null,
+    accept: req.headers.accept ?? null,
+    ifNoneMatch: req.headers['if-none-match'] ?? null,
+    ifModifiedSince: req.headers['if-modified-since'] ?? null,
   };
 }
