@@ -1,5 +1,5 @@
 import type { CrawlConfig, WarcPointer } from '../core/index.ts';
-import { SOFTWARE_VERSION } from '../core/index.ts';
+import { SOFTWARE_NAME, SOFTWARE_VERSION } from '../core/index.ts';
 import type { ExchangeObserver, ExchangeRecord } from '../web/index.ts';
 import { openWarcFiles, type WarcFiles } from './warc-files.ts';
 import { exchangeMembers, type WarcInfo, warcinfoMember } from './warc-records.ts';
@@ -45,7 +45,7 @@ const MEMBER_SLACK = 1 << 20;
 export function openCrawlArchive(options: CrawlArchiveOptions): CrawlArchive {
   const { config } = options;
   const info: WarcInfo = {
-    software: `${config.productToken}/${SOFTWARE_VERSION}`,
+    software: `${SOFTWARE_NAME}/${SOFTWARE_VERSION}`,
     userAgent: config.userAgent,
     configuration: JSON.stringify(config),
   };

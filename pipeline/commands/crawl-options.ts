@@ -13,6 +13,7 @@ import {
   parseInstant,
   parseResolveRule,
   pemCertificates,
+  productToken,
   ROUND_END_RULES,
   systemClock,
 } from '../core/index.ts';
@@ -41,6 +42,8 @@ export interface CrawlCliOptions {
   /** False with --no-conditional. */
   conditional?: boolean;
   userAgent?: string;
+  /** Checked by its parser; absent only where the options were not built by commander. */
+  productToken?: string;
   policy: string;
   roundEnd: string;
   /** With --profile (only the commands that have it). */
@@ -166,7 +169,13 @@ export function addCrawlOptions(command: Command): Command {
       '--no-conditional',
       're-visits download every document in full (no If-None-Match / If-Modified-Since, no 304)',
     )
-    .option('--user-agent <text>', 'User-Agent header (must contain our product token)')
+    .option(
+      '--product-token <token>',
+      'the name robots.txt groups address the crawler by (RFC 9309: letters, _ and -); starts the User-Agent',
+      (value: string) => productToken('--product-token', value),
+      CRAWL_DEFAULTS.productToken,
+    )
+    .option('--user-agent <text>', 'User-Agent header (must contain the product token)')
     .addOption(
       new Option('--policy <name>', 'which ready PLD a free slot serves')
         .choices(POLICY_NAMES)
@@ -252,6 +261,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     ...(o.warc === false ? { warc: false } : {}),
     ...(o.conditional === false ? { conditional: false } : {}),
     ...(o.userAgent ? { userAgent: o.userAgent } : {}),
+    ...(o.productToken !== undefined ? { productToken: o.productToken } : {}),
     ...(o.profile ? { profile: o.profile } : {}),
   });
   const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;

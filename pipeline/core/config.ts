@@ -1,9 +1,28 @@
 import { invalidInput } from './errors.ts';
 
-/** The product token robots.txt files name to address our crawler (RFC 9309 section 2.2.1). */
-export const PRODUCT_TOKEN = 'LinkedDataObservatory';
+/** The software's name, and the product token it crawls under unless the operator names another. */
+export const SOFTWARE_NAME = 'LinkedDataObservatory';
+/** The default product token robots.txt files name to address our crawler (RFC 9309 section 2.2.1). */
+export const PRODUCT_TOKEN = SOFTWARE_NAME;
 export const SOFTWARE_VERSION = '0.1.0';
-export const DEFAULT_USER_AGENT = `${PRODUCT_TOKEN}/${SOFTWARE_VERSION} (+https://linked-data-observatory.github.io/about/)`;
+
+/** The User-Agent a crawl under `productToken` sends unless one is given: the token, our version and About page. */
+export function userAgentFor(productToken: string): string {
+  return `${productToken}/${SOFTWARE_VERSION} (+https://linked-data-observatory.github.io/about/)`;
+}
+
+export const DEFAULT_USER_AGENT = userAgentFor(PRODUCT_TOKEN);
+
+/**
+ * `value` when it is a product token as RFC 9309 2.2.1 allows (letters, `_` and `-`), else
+ * `invalid_input` naming `what` (the config key, or the CLI option).
+ */
+export function productToken(what: string, value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Za-z_-]+$/.test(value)) {
+    throw invalidInput(what, 'a product token of letters, _ and - only (RFC 9309 2.2.1)', value);
+  }
+  return value;
+}
 
 /**
  * Where `--resolve HOST[:PORT]=ADDR:PORT` sends a host; `*` as host matches every host. With a
@@ -19,7 +38,9 @@ export interface ResolveRule {
 
 /** Every knob of fetching and crawling, fully defaulted and frozen once at the boundary. */
 export interface CrawlConfig {
+  /** The User-Agent header of every request; it must contain the product token (default: userAgentFor it). */
   readonly userAgent: string;
+  /** The name robots.txt groups address the crawler by (RFC 9309 2.2.1): letters, `_` and `-`. */
   readonly productToken: string;
   /** Fetches in flight at once across all PLDs. */
   readonly concurrency: number;
@@ -141,7 +162,8 @@ function nonNegative(name: string, value: unknown): number {
 
 /** Validates a partial crawl config once, at the boundary, into a frozen, fully defaulted one. */
 export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
-  const c = { ...CRAWL_DEFAULTS, ...input };
+  const token = productToken('productToken', input.productToken ?? CRAWL_DEFAULTS.productToken);
+  const c = { ...CRAWL_DEFAULTS, ...input, userAgent: input.userAgent ?? userAgentFor(token) };
   for (const k of [
     'concurrency',
     'perPld',

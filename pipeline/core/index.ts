@@ -10,8 +10,11 @@ export {
   PRODUCT_TOKEN,
   parseResolveRule,
   pemCertificates,
+  productToken,
   ROUND_END_RULES,
+  SOFTWARE_NAME,
   SOFTWARE_VERSION,
+  userAgentFor,
 } from './config.ts';
 export { parseDuration } from './duration.ts';
 export type { ErrorAction, ErrorCode } from './errors.ts';

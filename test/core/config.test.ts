@@ -26,6 +26,10 @@ const badConfigs: Array<[string, object]> = [
   ['delayMs', { delayMs: -1 }],
   ['timeoutMs', { timeoutMs: 0 }],
   ['userAgent', { userAgent: 'curl/8' }],
+  ['userAgent', { productToken: 'ExampleBot', userAgent: 'LinkedDataObservatory/1.0' }],
+  ['productToken', { productToken: 'Example Bot' }],
+  ['productToken', { productToken: 'ExampleBot2' }],
+  ['productToken', { productToken: '' }],
   ['maxContextsPerDocument', { maxContextsPerDocument: -1 }],
   ['maxContextsPerCrawl', { maxContextsPerCrawl: 1.5 }],
   ['parseBudgetMs', { parseBudgetMs: 0 }],
@@ -39,6 +43,18 @@ for (const [name, input] of badConfigs) {
     );
   });
 }
+
+test('crawlConfig gives a product token without a User-Agent the User-Agent that starts with it', () => {
+  assert.equal(
+    crawlConfig({ productToken: 'Example_Bot-x' }).userAgent,
+    'Example_Bot-x/0.1.0 (+https://linked-data-observatory.github.io/about/)',
+  );
+  assert.equal(
+    crawlConfig({ productToken: 'ExampleBot', userAgent: 'x ExampleBot y' }).userAgent,
+    'x ExampleBot y',
+  );
+  assert.equal(crawlConfig().userAgent, CRAWL_DEFAULTS.userAgent);
+});
 
 test('parseResolveRule reads curl-style rules, IPv6 included', () => {
   assert.deepEqual(
