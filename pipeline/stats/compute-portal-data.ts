@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CRAWL_DEFAULTS, ObservatoryError, SOFTWARE_VERSION } from '../core/index.ts';
+import { ObservatoryError } from '../core/index.ts';
 import {
   CATALOGUE_FILE,
   type CatalogueEntry,
@@ -14,6 +14,7 @@ import {
   TABLE_NAMES,
   TABLES_DIR,
 } from '../snapshot/index.ts';
+import { crawlerFacts } from './crawler-facts.ts';
 import { readDictionary } from './data-dictionary.ts';
 import {
   DATA_LICENCE,
@@ -218,19 +219,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       errata: erratumViews(snapshots),
       ...(await readDictionary().then((d) => ({ dictionary: d.tables, definitions: d.definitions }))),
       queries: await exampleQueries(),
-      crawler: {
-        userAgent: CRAWL_DEFAULTS.userAgent,
-        productToken: CRAWL_DEFAULTS.productToken,
-        softwareVersion: SOFTWARE_VERSION,
-        delayMs: CRAWL_DEFAULTS.delayMs,
-        perPld: CRAWL_DEFAULTS.perPld,
-        concurrency: CRAWL_DEFAULTS.concurrency,
-        timeoutMs: CRAWL_DEFAULTS.timeoutMs,
-        maxBytes: CRAWL_DEFAULTS.maxBytes,
-        maxRedirects: CRAWL_DEFAULTS.maxRedirects,
-        crawlDelayCapMs: CRAWL_DEFAULTS.crawlDelayCapMs,
-        robotsTtlMs: CRAWL_DEFAULTS.robotsTtlMs,
-      },
+      crawler: crawlerFacts(manifests[snapshots.indexOf(newestWeekly)]),
       datasetFiles: { turtle: DATASET_TURTLE, jsonld: DATASET_JSONLD, urlList: URL_LIST },
       catalogueUrl: `${o.downloadsUrl}${CATALOGUE_FILE}`,
       latestUrl: `${o.baseUrl}${DOWNLOADS_DIR}/${LATEST_FILE}`,

@@ -149,8 +149,10 @@ export interface ExampleQuery {
   readonly sql: string;
 }
 
-/** The crawler as the About page describes it. */
+/** The crawler as the About page describes it (pipeline/stats/crawler-facts.ts). */
 export interface CrawlerFacts {
+  /** The newest weekly snapshot, whose manifest's config the settings come from; null: none, the defaults. */
+  readonly snapshot: string | null;
   readonly userAgent: string;
   readonly productToken: string;
   readonly softwareVersion: string;

@@ -1,7 +1,7 @@
 /**
  * `--product-token`: a crawl under the operator's token sends it in the User-Agent and obeys the
  * robots.txt groups that name it, not those naming ours, as the simulated Web's server saw the
- * requests; the snapshot's manifest records the token.
+ * requests; the snapshot's manifest records the token, and the portal's About page shows it.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { PRODUCT_TOKEN, userAgentFor } from '../../pipeline/core/index.ts';
 import type { RequestLogEntry } from '../../pipeline/simweb/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
+import { computePortalData, statsOptions } from '../../pipeline/stats/index.ts';
 import { crawlSim, planFor, simConfig } from '../crawl/sim-crawl.ts';
 import { CLI, runCli, snapshotCliArgs } from './cli-process.ts';
 
@@ -66,6 +67,11 @@ test('a snapshot under --product-token BadBot sends it and obeys the BadBot grou
   const manifest = JSON.parse(readFileSync(join(out, '2026-01-05', 'manifest.json'), 'utf8'));
   assert.equal(manifest.config.productToken, TOKEN);
   assert.equal(manifest.config.userAgent, userAgentFor(TOKEN));
+
+  const data = await computePortalData(statsOptions({ root: out, dataDir: join(work, 'data') }));
+  assert.equal(data.crawler.snapshot, '2026-01-05');
+  assert.equal(data.crawler.productToken, TOKEN);
+  assert.equal(data.crawler.userAgent, userAgentFor(TOKEN));
 });
 
 test('the same URLs crawled under our own token: the other way round', async () => {
