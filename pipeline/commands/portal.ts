@@ -26,7 +26,7 @@ export function portalCommand(): Command {
     .option('--root <dir>', 'the snapshots folder', 'snapshots')
     .option(
       '--out <dir>',
-      'where the site is written (left holding exactly the site; a rebuild writes only what changed)',
+      'where the site is written: a new or empty folder or an earlier build (marked .observatory-portal); left holding exactly the site, a rebuild writes only what changed',
       'site/dist',
     )
     .option('--data <dir>', 'where the portal data and the per-snapshot cache are kept', DEFAULT_DATA_DIR)

@@ -19,7 +19,11 @@ export function reportCommand(): Command {
       "regenerate the DyLDO paper's crawl figures (2, 3, 4, 6, Table 4) from the published snapshots as SVG + CSV + index.md; add evaluate/estimate outputs",
     )
     .option('--root <dir>', 'the snapshots folder', 'snapshots')
-    .option('--out <dir>', 'where the figures are written', 'reports')
+    .option(
+      '--out <dir>',
+      'where the figures are written: a new or empty folder, or an earlier report (marked .observatory-report), emptied first',
+      'reports',
+    )
     .option(
       '--evaluation <dir>',
       'an `evaluate --out` folder (or a folder of them): its figures and tables included',

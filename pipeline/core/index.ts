@@ -35,6 +35,8 @@ export { normaliseIri, stripFragment } from './iri.ts';
 export type { Logger } from './log.ts';
 export { createLogger, silentLogger } from './log.ts';
 export { makeDirectory } from './make-directory.ts';
+export type { OutputClaim, OwnedFolder } from './output-folder.ts';
+export { claimOutputFolder, emptyOwnedFolder } from './output-folder.ts';
 export { acquirePidLock } from './pid-lock.ts';
 export { NO_HOST_PLD, payLevelDomain, urlPld } from './pld.ts';
 export type { Progress, ProgressOptions, ProgressRates, ProgressState } from './progress.ts';
@@ -42,6 +44,7 @@ export { createProgress, formatProgress, progressRates } from './progress.ts';
 export { renderVegaLite } from './svg-chart.ts';
 export { temporaryFor } from './temporary-files.ts';
 export type {
+  BaseDirection,
   CrawledDocument,
   CrawlSegment,
   DocumentRecord,

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { ObservatoryError } from '../core/index.ts';
+import { dirname, join } from 'node:path';
+import { claimOutputFolder, ObservatoryError } from '../core/index.ts';
 import { CATALOGUE_FILE, TABLES_DIR } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
 import { duckdbBundleFiles } from './duckdb-wasm-bundle.ts';
@@ -105,6 +105,9 @@ function astroBuild(bin: string, cwd: string, env: Record<string, string>): Prom
   });
 }
 
+/** Marks a folder as the portal's build output (core/output-folder.ts); the site carries this file. */
+const PORTAL_MARKER = '.observatory-portal';
+
 /**
  * Builds the static portal: the stats stage over `root`, then Astro renders site/ into `out`,
  * then the dataset description, urls.txt and (unless downloads live elsewhere) the snapshot files
@@ -113,8 +116,13 @@ function astroBuild(bin: string, cwd: string, env: Record<string, string>): Prom
  * writes into `out` only the files that changed since the last build into it.
  */
 export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPortal> {
-  const out = resolve(options.out);
   const o = statsOptions({ ...options, dataDir: options.dataDir ?? DEFAULT_DATA_DIR });
+  const out = await claimOutputFolder(options.out, {
+    option: '--out',
+    command: 'portal',
+    marker: PORTAL_MARKER,
+    apart: [o.root, o.dataDir, o.cacheDir],
+  });
   const fetched = o.snapshotsUrl
     ? await fetchPortalInputs({
         snapshotsUrl: o.snapshotsUrl,
@@ -178,5 +186,5 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   }
   await syncSite(out, files, join(o.dataDir, SITE_RECORD_FILE));
   await rm(stage, { recursive: true, force: true });
-  return { out, data, fetched, statsMs: t1 - t0, renderMs: performance.now() - t1 };
+  return { out: out.path, data, fetched, statsMs: t1 - t0, renderMs: performance.now() - t1 };
 }

@@ -22,4 +22,4 @@ export { servePortal } from './serve-portal.ts';
 export type { StatsOptions } from './stats-options.ts';
 export { DEFAULT_BASE_URL, statsOptions } from './stats-options.ts';
 export type { ReportOptions, WrittenReport } from './write-report.ts';
-export { REPORT_INDEX, writeReport } from './write-report.ts';
+export { REPORT_INDEX, REPORT_MARKER, writeReport } from './write-report.ts';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { emptyOwnedFolder, type OwnedFolder } from '../core/index.ts';
 import { linkOrCopy } from '../snapshot/index.ts';
 import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 
@@ -49,17 +50,18 @@ async function put(path: string, f: SiteFile): Promise<void> {
 }
 
 /**
- * Makes `out` hold exactly `files` (path inside `out` -> file). When `recordPath` records the last
+ * Makes the owned folder `out` hold exactly `files` (path inside `out` -> file) beside its marker. When `recordPath` records the last
  * build into this very folder, only the files whose identity changed are written and the files no
  * longer wanted are removed, so a rebuild writes what is new (a site of ten years holds 17,000
  * per-snapshot files); otherwise `out` is emptied first. The folder belongs to the build: a file
  * changed in it by hand is only replaced when its identity changes.
  */
 export async function syncSite(
-  out: string,
+  folder: OwnedFolder,
   files: ReadonlyMap<string, SiteFile>,
   recordPath: string,
 ): Promise<void> {
+  const out = folder.path;
   let before: SyncRecord | null = null;
   try {
     before = JSON.parse(await readFile(recordPath, 'utf8')) as SyncRecord;
@@ -70,7 +72,7 @@ export async function syncSite(
   await rm(recordPath, { force: true });
   const reuse = before?.out === out && (await readdir(out).catch(() => null)) !== null;
   const known = reuse && before ? before.files : {};
-  if (!reuse) await rm(out, { recursive: true, force: true });
+  if (!reuse) await emptyOwnedFolder(folder);
   const now: Record<string, string> = {};
   await inParallel([...files], PARALLEL_FILES, async ([path, f]) => {
     const id = identity(f);

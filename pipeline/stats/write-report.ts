@@ -3,9 +3,9 @@
  * and CSV files, the strategy evaluations and crawl-time estimates given beside them, and a Markdown
  * index (index.md) that shows each with what differs from the paper and its query.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ObservatoryError } from '../core/index.ts';
+import { claimOutputFolder, emptyOwnedFolder, ObservatoryError } from '../core/index.ts';
 import {
   type CatalogueEntry,
   listSnapshots,
@@ -80,6 +80,9 @@ async function readManifests(
   return manifest;
 }
 
+/** Marks a report folder as `observatory report`'s own (core/output-folder.ts). */
+export const REPORT_MARKER = '.observatory-report';
+
 /** Writes the report into `o.out`; returns the figures and the files written. */
 export async function writeReport(o: ReportOptions): Promise<WrittenReport> {
   const root = resolve(o.root);
@@ -102,7 +105,14 @@ export async function writeReport(o: ReportOptions): Promise<WrittenReport> {
   } finally {
     session.close();
   }
-  await mkdir(o.out, { recursive: true });
+  // taken only now: bad input leaves no folder behind
+  const out = await claimOutputFolder(o.out, {
+    option: '--out',
+    command: 'report',
+    marker: REPORT_MARKER,
+    apart: [root],
+  });
+  await emptyOwnedFolder(out);
   const files: string[] = [];
   const write = async (name: string, text: string) => {
     await writeFile(join(o.out, name), text);

@@ -14,7 +14,12 @@ import {
   snapshotName,
   sqlString,
 } from '../../pipeline/snapshot/index.ts';
-import { type Reproduction, type WrittenReport, writeReport } from '../../pipeline/stats/index.ts';
+import {
+  REPORT_MARKER,
+  type Reproduction,
+  type WrittenReport,
+  writeReport,
+} from '../../pipeline/stats/index.ts';
 import { runCli } from '../commands/cli-process.ts';
 import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
 import { openBrowser, type TestBrowser } from '../portal/browser.ts';
@@ -355,6 +360,7 @@ test('observatory report writes the figures, and refuses bad input with a one-li
     [
       ...report.reproductions.flatMap((r) => [`${r.id}.csv`, ...(r.chart ? [`${r.id}.svg`] : [])]),
       'index.md',
+      REPORT_MARKER,
     ].sort(),
   );
   const zero = await runCli(['report', '--root', root, '--out', cliOut, '--weekly-crawls', '0']);

@@ -1,0 +1,85 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { ObservatoryError } from './errors.ts';
+import { makeDirectory } from './make-directory.ts';
+
+/** A folder a command writes (and may empty), with the file that marks it as that command's own. */
+export interface OwnedFolder {
+  readonly path: string;
+  readonly marker: string;
+}
+
+/** What a command claims an output folder for. */
+export interface OutputClaim {
+  /** The option that named the folder, for messages: `--out`. */
+  readonly option: string;
+  /** The command that writes it: `portal`. */
+  readonly command: string;
+  /** The marker's name: `.observatory-portal`. */
+  readonly marker: string;
+  /** Folders the output must neither be, lie in, nor hold (the snapshots root it reads, say). */
+  readonly apart?: readonly string[];
+}
+
+/** The path with symbolic links resolved as far as it exists, so that two names of one folder compare equal. */
+function realPath(path: string): string {
+  const absolute = resolve(path);
+  const missing: string[] = [];
+  let existing = absolute;
+  while (!existsSync(existing) && dirname(existing) !== existing) {
+    missing.unshift(existing.slice(dirname(existing).length + 1));
+    existing = dirname(existing);
+  }
+  return join(realpathSync(existing), ...missing);
+}
+
+const within = (inner: string, outer: string) => {
+  const r = relative(outer, inner);
+  return r === '' || (!r.startsWith('..') && !r.startsWith('/'));
+};
+
+/**
+ * Takes `path` as the output folder of a command that may empty it, before anything writes there:
+ * a new or empty folder is taken, a folder an earlier run of the same command marked is taken
+ * again, and anything else is refused (`invalid_input`), as is a folder that is, lies in or holds
+ * one of `apart` (the snapshots it reads): one wrong argument in a cron line must not delete the
+ * observatory or a user's files. Marks the folder, so that the next run may empty it.
+ */
+export async function claimOutputFolder(path: string, claim: OutputClaim): Promise<OwnedFolder> {
+  const out = resolve(path);
+  const refuse = (what: string) =>
+    new ObservatoryError(
+      'invalid_input',
+      `${claim.option} ${out} ${what}; \`observatory ${claim.command}\` writes and empties its folder: give it a new or empty one`,
+    );
+  const real = realPath(out);
+  for (const other of claim.apart ?? []) {
+    const kept = realPath(other);
+    if (within(real, kept)) throw refuse(`is or lies inside ${kept}, which it reads`);
+    if (within(kept, real)) throw refuse(`holds ${kept}, which it reads`);
+  }
+  if (existsSync(out)) {
+    if (!statSync(out).isDirectory()) throw refuse('is not a folder');
+    const entries = await readdir(out);
+    if (entries.length > 0 && !entries.includes(claim.marker))
+      throw refuse(`holds files it did not write (no ${claim.marker} in it)`);
+  } else {
+    makeDirectory(out, `${claim.option} folder`);
+  }
+  await writeFile(
+    join(out, claim.marker),
+    `written by \`observatory ${claim.command}\`: it empties this folder whenever it writes here\n`,
+  ).catch((cause) => {
+    throw new ObservatoryError('io', `cannot write in ${claim.option} ${out}: ${(cause as Error).message}`, {
+      cause,
+    });
+  });
+  return { path: out, marker: claim.marker };
+}
+
+/** Removes everything in an owned folder but its marker (the folder itself stays: a shell may be sitting in it). */
+export async function emptyOwnedFolder(folder: OwnedFolder): Promise<void> {
+  const entries = (await readdir(folder.path)).filter((e) => e !== folder.marker);
+  await Promise.all(entries.map((e) => rm(join(folder.path, e), { recursive: true, force: true })));
+}
