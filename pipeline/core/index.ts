@@ -31,7 +31,7 @@ export {
 } from './errors.ts';
 export type { InstantRange } from './instant.ts';
 export { exactInstant, INSTANT_FORMS, parseInstant } from './instant.ts';
-export { normaliseIri, stripFragment } from './iri.ts';
+export { MAX_URL_LENGTH, normaliseIri, stripFragment } from './iri.ts';
 export type { Logger } from './log.ts';
 export { createLogger, silentLogger } from './log.ts';
 export { makeDirectory } from './make-directory.ts';

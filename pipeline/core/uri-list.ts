@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ObservatoryError, quoteInput } from './errors.ts';
-import { normaliseIri } from './iri.ts';
+import { MAX_URL_LENGTH, normaliseIri } from './iri.ts';
 
 /**
  * Reads a URI list (seeds, kernel, estimate input): one URI a line, `#` starts a comment, blank
@@ -25,7 +25,9 @@ export async function readUriList(file: string): Promise<string[]> {
     const spaced = /\s/.test(line);
     const url = spaced ? null : normaliseIri(line);
     if (!url) {
-      const expected = spaced ? 'one http(s) URI a line (no whitespace inside)' : 'an http(s) URI';
+      const expected = spaced
+        ? 'one http(s) URI a line (no whitespace inside)'
+        : `an http(s) URI of at most ${MAX_URL_LENGTH} characters`;
       throw new ObservatoryError(
         'invalid_input',
         `${file}:${i + 1}: expected ${expected}, got ${quoteInput(line)}`,

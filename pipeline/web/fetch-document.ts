@@ -1,6 +1,7 @@
 import {
   type ErrorCode,
   type FetchResult,
+  MAX_URL_LENGTH,
   ObservatoryError,
   payLevelDomain,
   quoteInput,
@@ -138,7 +139,17 @@ export async function fetchWithRules(
   const p: Progress = { url, startedAt: ctx.clock.now(), redirects: [], attempts: 0, conditional: false };
   const first = URL.parse(url);
   if (!first || !/^https?:$/.test(first.protocol) || first.hostname === '') {
-    return finish(ctx, p, url, null, 'bad_url', `not an http(s) URL: ${url}`);
+    return finish(ctx, p, url, null, 'bad_url', `not an http(s) URL: ${quoteInput(url)}`);
+  }
+  if (first.href.length > MAX_URL_LENGTH) {
+    return finish(
+      ctx,
+      p,
+      url,
+      null,
+      'bad_url',
+      `URL longer than ${MAX_URL_LENGTH} characters: ${quoteInput(url)}`,
+    );
   }
   let current: URL = first;
   current.hash = '';
@@ -161,8 +172,18 @@ export async function fetchWithRules(
     }
     const location = outcome.headers.location;
     const next: URL | null = location === undefined ? null : URL.parse(location, current);
-    if (!next || !/^https?:$/.test(next.protocol) || next.hostname === '') {
-      const why = location === undefined ? 'no Location' : `bad Location ${quoteInput(location)}`;
+    if (
+      !next ||
+      !/^https?:$/.test(next.protocol) ||
+      next.hostname === '' ||
+      next.href.length > MAX_URL_LENGTH
+    ) {
+      const why =
+        location === undefined
+          ? 'no Location'
+          : next && next.href.length > MAX_URL_LENGTH
+            ? `a Location longer than ${MAX_URL_LENGTH} characters: ${quoteInput(location)}`
+            : `bad Location ${quoteInput(location)}`;
       return finish(ctx, p, current.href, outcome, 'redirect_invalid', `${outcome.status} with ${why}`);
     }
     next.hash = '';
