@@ -264,7 +264,8 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     ...(o.productToken !== undefined ? { productToken: o.productToken } : {}),
     ...(o.profile ? { profile: o.profile } : {}),
   });
-  const clock = o.now ? clockStartingAt(parseInstant(o.now)) : systemClock;
+  // an empty --now (an unset variable in a crontab) is bad input, not the wall clock
+  const clock = o.now !== undefined ? clockStartingAt(parseInstant(o.now)) : systemClock;
   const logger = createLogger({ level: o.logLevel, file: o.log });
   return { config, policy: o.policy as PolicyName, clock, logger };
 }

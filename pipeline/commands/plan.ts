@@ -23,7 +23,7 @@ export function planCommand(): Command {
   return addCrawlOptions(command).action(async (o: PlanCliOptions) => {
     const budgetMs = parseDuration(o.slot, '--slot', 'h');
     const { config, policy, clock } = crawlSetup(o);
-    const slotStart = o.at ? parseInstant(o.at, '--at') : clock.now();
+    const slotStart = o.at !== undefined ? parseInstant(o.at, '--at') : clock.now();
     const plan = planSlot({
       schedule: await latestSchedule(o.root),
       slotStart,

@@ -61,7 +61,7 @@ export function simWebOptionsFromCli(o: SimWebCliOptions): SimWebOptions {
       ...values,
       docSizes: o.docSizes as DocSizeProfile,
       https: o.https === true,
-      ...(o.now ? { now: parseInstant(o.now) } : {}),
+      ...(o.now !== undefined ? { now: parseInstant(o.now) } : {}),
     });
   } catch (error) {
     // name the flag, not the internal option

@@ -24,6 +24,23 @@ test('an unknown option is one line on stderr and exit code 2', () => {
   assert.match(r.stderr, /unknown option/);
 });
 
+test('an empty --now or --at (an unset variable in a crontab) is refused, never read as the wall clock', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-empty-now-'));
+  try {
+    for (const args of [
+      ['snapshot', '--now', '', '--out', join(dir, 'snapshots'), '--kernel', join(dir, 'kernel.txt')],
+      ['tick', '--now', '', '--out', join(dir, 'snapshots')],
+      ['plan', '--at', '', '--root', join(dir, 'snapshots')],
+    ]) {
+      const r = run(...args);
+      assert.equal(r.status, 2, `${args[0]}: ${r.stderr}`);
+      assert.match(r.stderr, /--(now|at): expected an ISO 8601 instant/);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 /** Runs the CLI with note-process.ts loaded, and returns the process images it ran as. */
 function images(env: Record<string, string>, ...args: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'cli-images-'));
