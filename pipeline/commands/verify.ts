@@ -9,17 +9,26 @@ interface VerifyCliOptions {
 }
 
 /**
+ * The folder a user named, resolved: one that does not exist, or is a file, is invalid input (exit
+ * 2), not a damaged snapshot: nothing was there to be damaged.
+ */
+async function namedFolder(path: string, what: string): Promise<string> {
+  const folder = resolve(path);
+  const found = await stat(folder).then(
+    (s) => (s.isDirectory() ? 'folder' : 'not a folder'),
+    () => 'no such folder',
+  );
+  if (found !== 'folder')
+    throw new ObservatoryError('invalid_input', `${what}${folder}: ${found}, nothing to verify`);
+  return folder;
+}
+
+/**
  * The folders that `verify --root` checks: every snapshot index.json lists. Nothing to verify is a
  * failure, not a pass: a mirror made without index.json, or a mistyped root, must not look checked.
  */
 async function catalogued(root: string): Promise<string[]> {
-  const folder = resolve(root);
-  const isFolder = await stat(folder).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-  if (!isFolder)
-    throw new ObservatoryError('invalid_input', `--root ${folder}: no such folder, nothing to verify`);
+  const folder = await namedFolder(root, '--root ');
   const entries = await listSnapshots(folder);
   if (entries.length > 0) return entries.map((e) => join(folder, e.name));
   const listed = await stat(join(folder, CATALOGUE_FILE)).then(
@@ -43,7 +52,7 @@ export function verifyCommand(): Command {
     .argument('[folder]', 'a snapshot folder; without it, every snapshot listed in <root>/index.json')
     .option('--root <dir>', 'the snapshots folder', 'snapshots')
     .action(async (folder: string | undefined, options: VerifyCliOptions) => {
-      const folders = folder !== undefined ? [resolve(folder)] : await catalogued(options.root);
+      const folders = folder !== undefined ? [await namedFolder(folder, '')] : await catalogued(options.root);
       for (const path of folders) {
         const progress = createProgress(`verify ${basename(path)} data.nq.gz bytes`, systemClock);
         const report = await verifySnapshot(path, progress);

@@ -162,6 +162,20 @@ test('observatory verify: exit 0 on the catalogue, exit 1 with one line on a dam
   assert.match(lines[0], /data\.nq\.gz is missing \[corrupt\]$/);
 });
 
+test('observatory verify FOLDER: no such folder, or a file, is invalid input (exit 2), not a damaged snapshot', async () => {
+  const file = join(root, 'a-file');
+  await writeFile(file, '');
+  for (const [folder, found] of [
+    [join(root, 'no', 'such', 'folder'), 'no such folder'],
+    [file, 'not a folder'],
+  ]) {
+    const r = spawnSync(process.execPath, [cli, 'verify', folder], { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `observatory: ${folder}: ${found}, nothing to verify [invalid_input]\n`);
+  }
+});
+
 test('an unwritable root is one clear io error', async () => {
   const file = join(root, 'not-a-directory');
   await writeFile(file, '');
