@@ -4,22 +4,40 @@
  */
 import type { ErrorCode } from './errors.ts';
 
-export type ObjectKind = 'iri' | 'bnode' | 'literal';
+/** What a statement's object is: `triple` is an RDF 1.2 triple term (docs/rdf.md, RDF 1.2). */
+export type ObjectKind = 'iri' | 'bnode' | 'literal' | 'triple';
+
+/** The base direction of an RDF 1.2 directional language-tagged string (`"…"@en--ltr`). */
+export type BaseDirection = 'ltr' | 'rtl';
 
 /**
  * One statement as the observatory stores it. Subjects and objects are IRIs, or blank nodes as
  * `_:label` with labels already unique per document; literals carry their lexical form in
- * `object` with `datatype`/`lang` beside it. The graph (the document URL) is added at output.
+ * `object` with `datatype`/`lang`/`direction` beside it; a triple term (RDF 1.2) is its N-Triples
+ * 1.2 text in `object`, `<<( s p o )>>`, its blank nodes labelled as the document's others. The
+ * graph (the document URL) is added at output. The two RDF 1.2 / dataset fields are absent, not
+ * null, when they do not apply (nearly always), so that an ordinary statement costs no more memory.
  */
 export interface Statement {
   readonly subject: string;
   readonly predicate: string;
   readonly object: string;
   readonly objectKind: ObjectKind;
-  /** Datatype IRI of a literal (xsd:string and rdf:langString included); null for IRIs and blank nodes. */
+  /**
+   * Datatype IRI of a literal (xsd:string, rdf:langString and rdf:dirLangString included); null for
+   * IRIs, blank nodes and triple terms.
+   */
   readonly datatype: string | null;
   /** Language tag of a literal, lower-cased; null otherwise. */
   readonly lang: string | null;
+  /** Base direction of a literal that has one (datatype rdf:dirLangString); absent otherwise. */
+  readonly direction?: BaseDirection;
+  /**
+   * The graph name the publisher put the statement in (an IRI, or a blank node as `_:label`): a
+   * named graph of an N-Quads, TriG or JSON-LD document. Absent in the default graph. Our graph is
+   * still the document; this is kept beside it (quads.parquet `source_graph`).
+   */
+  readonly sourceGraph?: string;
 }
 
 /** The RDF syntaxes the observatory reads; `rdfa` is RDFa in (X)HTML. */

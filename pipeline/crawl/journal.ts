@@ -53,16 +53,51 @@ export interface EndLine {
 
 export type JournalLine = RoundLine | DocLine | EndLine;
 
-type PackedStatement = [string, string, string, 'i' | 'b' | 'l', string | null, string | null];
-const KIND_CODE: Record<ObjectKind, 'i' | 'b' | 'l'> = { iri: 'i', bnode: 'b', literal: 'l' };
-const CODE_KIND: Record<string, ObjectKind> = { i: 'iri', b: 'bnode', l: 'literal' };
+type KindCode = 'i' | 'b' | 'l' | 't';
+/**
+ * A statement as a journal line holds it: an array of its fields in the order of
+ * PACKED_STATEMENT_FIELDS, the last two only when the statement has them (journals written before
+ * they existed have six).
+ */
+type PackedStatement =
+  | [string, string, string, KindCode, string | null, string | null]
+  | [string, string, string, KindCode, string | null, string | null, string | null]
+  | [string, string, string, KindCode, string | null, string | null, string | null, string];
+const KIND_CODE: Record<ObjectKind, KindCode> = { iri: 'i', bnode: 'b', literal: 'l', triple: 't' };
+/** The object kind each code of a packed statement stands for. */
+export const CODE_KIND: Readonly<Record<KindCode, ObjectKind>> = {
+  i: 'iri',
+  b: 'bnode',
+  l: 'literal',
+  t: 'triple',
+};
+/**
+ * The fields of a packed statement, in order, by the quads column each is published in: the one
+ * list that the journal's writer and reader and the publisher's staging (which reads the journal
+ * with DuckDB) follow. `object_kind` is a code of CODE_KIND.
+ */
+export const PACKED_STATEMENT_FIELDS = [
+  'subject',
+  'predicate',
+  'object',
+  'object_kind',
+  'datatype',
+  'lang',
+  'direction',
+  'source_graph',
+] as const;
 
 function pack(s: Statement): PackedStatement {
-  return [s.subject, s.predicate, s.object, KIND_CODE[s.objectKind], s.datatype, s.lang];
+  const kind = KIND_CODE[s.objectKind];
+  if (s.sourceGraph !== undefined)
+    return [s.subject, s.predicate, s.object, kind, s.datatype, s.lang, s.direction ?? null, s.sourceGraph];
+  if (s.direction !== undefined)
+    return [s.subject, s.predicate, s.object, kind, s.datatype, s.lang, s.direction];
+  return [s.subject, s.predicate, s.object, kind, s.datatype, s.lang];
 }
 
 function unpack(p: PackedStatement): Statement {
-  return {
+  const s: Statement = {
     subject: p[0],
     predicate: p[1],
     object: p[2],
@@ -70,6 +105,10 @@ function unpack(p: PackedStatement): Statement {
     datatype: p[4],
     lang: p[5],
   };
+  if (p.length === 6) return s;
+  const given = p[6];
+  const directional: Statement = given === 'ltr' || given === 'rtl' ? { ...s, direction: given } : s;
+  return p.length === 8 && typeof p[7] === 'string' ? { ...directional, sourceGraph: p[7] } : directional;
 }
 
 // JSON.stringify leaves U+2028/U+2029 raw inside strings; escaped, a journal line holds no line

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import rdfCanonize from 'rdf-canonize';
 import type { Statement } from '../core/index.ts';
-import { ntriplesLine } from './nquads-writer.ts';
-import { XSD_STRING } from './rdf-terms.ts';
+import { statementLine } from './nquads-writer.ts';
+import { RDF_LANG_STRING, XSD_STRING } from './rdf-terms.ts';
+import { blankNodesOf, hasBlankNode, partsOf, relabelTripleTerm } from './triple-term.ts';
 
 /**
  * How blank nodes were given canonical labels:
@@ -25,7 +26,10 @@ export type CanonicalMethod = 'exact' | 'rdfc1' | 'fallback';
 const DEEP_ITERATION_CAP = 1_000;
 const CANONIZE_TIMEOUT_MS = 5_000;
 
-/** A graph as sorted, deduplicated N-Triples lines with canonical blank-node labels. */
+/**
+ * A graph as sorted, deduplicated lines with canonical blank-node labels: N-Triples 1.2 lines, and
+ * N-Quads lines for statements in the publisher's named graphs (statementLine).
+ */
 export interface CanonicalGraph {
   readonly method: CanonicalMethod;
   readonly lines: readonly string[];
@@ -33,6 +37,16 @@ export interface CanonicalGraph {
 
 function isBlank(term: string): boolean {
   return term.charCodeAt(0) === 0x5f && term.charCodeAt(1) === 0x3a;
+}
+
+/** Whether a statement mentions a blank node: subject, object, inside a triple term, graph name. */
+function mentionsBlank(s: Statement): boolean {
+  return (
+    isBlank(s.subject) ||
+    s.objectKind === 'bnode' ||
+    (s.objectKind === 'triple' && hasBlankNode(s.object)) ||
+    (s.sourceGraph !== undefined && isBlank(s.sourceGraph))
+  );
 }
 
 /**
@@ -46,8 +60,17 @@ function relabel(
 ): string[] {
   const relabelled = statements.map((s, i) => {
     const subject = isBlank(s.subject) ? label(s.subject) : s.subject;
-    const object = s.objectKind === 'bnode' ? label(s.object) : s.object;
-    return subject === s.subject && object === s.object ? lines[i] : ntriplesLine({ ...s, subject, object });
+    const object =
+      s.objectKind === 'bnode'
+        ? label(s.object)
+        : s.objectKind === 'triple'
+          ? relabelTripleTerm(s.object, label)
+          : s.object;
+    const graph = s.sourceGraph;
+    const sourceGraph = graph !== undefined && isBlank(graph) ? label(graph) : graph;
+    return subject === s.subject && object === s.object && sourceGraph === graph
+      ? lines[i]
+      : statementLine({ ...s, subject, object, sourceGraph });
   });
   return [...new Set(relabelled)].sort();
 }
@@ -58,35 +81,96 @@ function rdfjsTerm(term: string, kind: 'iri' | 'bnode') {
     : { termType: 'NamedNode', value: term };
 }
 
-function blankNodeCount(statements: readonly Statement[]): number {
+const named = (value: string) => ({ termType: 'NamedNode', value });
+const DEFAULT_GRAPH = { termType: 'DefaultGraph', value: '' };
+
+/**
+ * rdf-canonize (5.0) implements RDFC-1.0 over RDF 1.1 datasets: it knows neither triple terms nor
+ * base directions. So the dataset it is given stands in for them, keeping it a faithful image of
+ * the graph (two graphs are isomorphic exactly when their images are):
+ * - a directional literal is a language-tagged one whose tag ends in its direction, `en--ltr`: the
+ *   N-Triples 1.2 form, so its serialisation in rdf-canonize's hashes is its own;
+ * - a triple term without blank nodes is a literal of TRIPLE_TERM_TEXT holding its text (a ground
+ *   term is its own canonical form);
+ * - a triple term with blank nodes is a blank node of its own, one per distinct term (its text),
+ *   with three quads in TRIPLE_TERM_GRAPH giving its subject, predicate and object through the
+ *   TRIPLE_TERM_PART predicates (a nested term stands in the same way, a literal part as a literal
+ *   of LITERAL_TEXT holding its N-Triples text). Its label holds a space, which no blank-node label
+ *   of a document can, and only the data's blank nodes' canonical labels are used.
+ * The reserved IRIs are the only assumption: a document using them in its own data could be
+ * confused with another (docs/rdf.md).
+ */
+const RESERVED = 'urn:x-observatory:rdfc-stand-in:';
+const TRIPLE_TERM_TEXT = named(`${RESERVED}triple-term`);
+const LITERAL_TEXT = named(`${RESERVED}literal`);
+const TRIPLE_TERM_GRAPH = named(`${RESERVED}triple-terms`);
+const TRIPLE_TERM_PART = [
+  named(`${RESERVED}subject`),
+  named(`${RESERVED}predicate`),
+  named(`${RESERVED}object`),
+];
+
+/** The RDF 1.1 dataset RDFC-1.0 canonicalises for the statements (see RESERVED), and its blank nodes. */
+function rdfcDataset(statements: readonly Statement[]): { dataset: object[]; blankNodes: number } {
+  const dataset: object[] = [];
   const blanks = new Set<string>();
+  const standIns = new Map<string, object>();
+  const resource = (term: string) => {
+    if (!isBlank(term)) return named(term);
+    blanks.add(term);
+    return rdfjsTerm(term, 'bnode');
+  };
+  const tripleTerm = (text: string): object => {
+    if (!hasBlankNode(text))
+      return { termType: 'Literal', value: text, language: '', datatype: TRIPLE_TERM_TEXT };
+    let node = standIns.get(text);
+    if (node !== undefined) return node;
+    node = { termType: 'BlankNode', value: `triple term ${standIns.size}` };
+    standIns.set(text, node);
+    // the parts as N-Triples terms: IRIs (escaped, as the text has them), labels, literals, terms
+    const parts = partsOf(text).map((part) =>
+      part.startsWith('<<(')
+        ? tripleTerm(part)
+        : part.charCodeAt(0) === 0x3c
+          ? named(part.slice(1, -1))
+          : isBlank(part)
+            ? resource(part)
+            : { termType: 'Literal', value: part, language: '', datatype: LITERAL_TEXT },
+    );
+    for (const [i, part] of parts.entries()) {
+      dataset.push({ subject: node, predicate: TRIPLE_TERM_PART[i], object: part, graph: TRIPLE_TERM_GRAPH });
+    }
+    return node;
+  };
   for (const s of statements) {
-    if (isBlank(s.subject)) blanks.add(s.subject);
-    if (s.objectKind === 'bnode') blanks.add(s.object);
+    let object: object;
+    if (s.objectKind === 'literal') {
+      const directional = s.direction !== undefined;
+      object = {
+        termType: 'Literal',
+        value: s.object,
+        language: directional ? `${s.lang}--${s.direction}` : (s.lang ?? ''),
+        datatype: named(directional ? RDF_LANG_STRING : (s.datatype ?? XSD_STRING)),
+      };
+    } else if (s.objectKind === 'triple') object = tripleTerm(s.object);
+    else object = resource(s.object);
+    dataset.push({
+      subject: resource(s.subject),
+      predicate: named(s.predicate),
+      object,
+      graph: s.sourceGraph === undefined ? DEFAULT_GRAPH : resource(s.sourceGraph),
+    });
   }
-  return blanks.size;
+  return { dataset, blankNodes: blanks.size + standIns.size };
 }
 
 async function rdfcLabels(statements: readonly Statement[]): Promise<Map<string, string> | null> {
-  const dataset = statements.map((s) => ({
-    subject: rdfjsTerm(s.subject, isBlank(s.subject) ? 'bnode' : 'iri'),
-    predicate: { termType: 'NamedNode', value: s.predicate },
-    object:
-      s.objectKind === 'literal'
-        ? {
-            termType: 'Literal',
-            value: s.object,
-            language: s.lang ?? '',
-            datatype: { termType: 'NamedNode', value: s.datatype ?? XSD_STRING },
-          }
-        : rdfjsTerm(s.object, s.objectKind),
-    graph: { termType: 'DefaultGraph', value: '' },
-  }));
+  const { dataset, blankNodes } = rdfcDataset(statements);
   const canonicalIdMap = new Map<string, string>();
   try {
     await rdfCanonize.canonize(dataset, {
       algorithm: 'RDFC-1.0',
-      maxDeepIterations: Math.min(blankNodeCount(statements) ** 2, DEEP_ITERATION_CAP),
+      maxDeepIterations: Math.min(blankNodes ** 2, DEEP_ITERATION_CAP),
       signal: AbortSignal.timeout(CANONIZE_TIMEOUT_MS),
       canonicalIdMap,
     });
@@ -96,22 +180,41 @@ async function rdfcLabels(statements: readonly Statement[]): Promise<Map<string,
   return canonicalIdMap;
 }
 
-/** Colour refinement: a blank node's label is a hash of the lines it occurs in, refined twice. */
+/**
+ * Colour refinement: a blank node's label is a hash of the lines it occurs in, refined twice. The
+ * signatures of statements without RDF 1.2 terms or graph names are those used before they existed,
+ * so that the hashes of such graphs did not change.
+ */
 function neighbourhoodLabels(statements: readonly Statement[]): Map<string, string> {
   let colours = new Map<string, string>();
   for (const s of statements) {
     if (isBlank(s.subject)) colours.set(s.subject, '');
     if (s.objectKind === 'bnode') colours.set(s.object, '');
+    if (s.objectKind === 'triple') for (const b of blankNodesOf(s.object)) colours.set(b, '');
+    if (s.sourceGraph !== undefined && isBlank(s.sourceGraph)) colours.set(s.sourceGraph, '');
   }
   for (let round = 0; round < 2; round++) {
     const signatures = new Map<string, string[]>();
     for (const blank of colours.keys()) signatures.set(blank, []);
+    const colour = (blank: string) => `_:${colours.get(blank)}`;
     for (const s of statements) {
-      const subject = isBlank(s.subject) ? `_:${colours.get(s.subject)}` : s.subject;
-      const object = s.objectKind === 'bnode' ? `_:${colours.get(s.object)}` : s.object;
-      const line = `${s.predicate} ${object} ${s.datatype ?? ''} ${s.lang ?? ''}`;
+      const subject = isBlank(s.subject) ? colour(s.subject) : s.subject;
+      const object =
+        s.objectKind === 'bnode'
+          ? colour(s.object)
+          : s.objectKind === 'triple'
+            ? relabelTripleTerm(s.object, colour)
+            : s.object;
+      const g = s.sourceGraph;
+      const graph = g === undefined ? '' : ` ${isBlank(g) ? colour(g) : g}`;
+      const lang = s.direction === undefined ? (s.lang ?? '') : `${s.lang}--${s.direction}`;
+      const line = `${s.predicate} ${object} ${s.datatype ?? ''} ${lang}${graph}`;
       if (isBlank(s.subject)) signatures.get(s.subject)!.push(`>${line}`);
-      if (s.objectKind === 'bnode') signatures.get(s.object)!.push(`<${subject} ${s.predicate}`);
+      if (s.objectKind === 'bnode') signatures.get(s.object)!.push(`<${subject} ${s.predicate}${graph}`);
+      if (s.objectKind === 'triple') {
+        for (const b of new Set(blankNodesOf(s.object))) signatures.get(b)!.push(`^${subject} ${line}`);
+      }
+      if (g !== undefined && isBlank(g)) signatures.get(g)!.push(`@${subject} ${line}`);
     }
     const next = new Map<string, string>();
     for (const [blank, lines] of signatures) {
@@ -132,7 +235,7 @@ function distinct(input: readonly Statement[]): { statements: Statement[]; lines
   const statements: Statement[] = [];
   const lines: string[] = [];
   for (const s of input) {
-    const line = ntriplesLine(s);
+    const line = statementLine(s);
     if (seen.has(line)) continue;
     seen.add(line);
     statements.push(s);
@@ -144,12 +247,12 @@ function distinct(input: readonly Statement[]): { statements: Statement[]; lines
 /** The canonical form of a graph (see CanonicalMethod); the basis of graph hashes and diffs. */
 export async function canonicalGraph(input: readonly Statement[]): Promise<CanonicalGraph> {
   const { statements, lines } = distinct(input);
-  if (!statements.some((s) => isBlank(s.subject) || s.objectKind === 'bnode')) {
+  if (!statements.some(mentionsBlank)) {
     return { method: 'exact', lines: relabel(statements, lines, (b) => b) };
   }
   // RDFC-1.0 labels a blank node from the statements that mention blank nodes only, so the others
   // (most of a large document) are left out of its dataset, which holds several objects per quad
-  const rdfc = await rdfcLabels(statements.filter((s) => isBlank(s.subject) || s.objectKind === 'bnode'));
+  const rdfc = await rdfcLabels(statements.filter(mentionsBlank));
   if (rdfc) return { method: 'rdfc1', lines: relabel(statements, lines, (b) => `_:${rdfc.get(b.slice(2))}`) };
   const fallback = neighbourhoodLabels(statements);
   return { method: 'fallback', lines: relabel(statements, lines, (b) => fallback.get(b)!) };

@@ -2,24 +2,42 @@ import type { Statement } from '../core/index.ts';
 import { escapeIri, escapeLiteral } from './nquads-escape.ts';
 import { XSD_STRING } from './rdf-terms.ts';
 
-/** The object term of a statement in N-Triples/N-Quads syntax. */
-function objectTerm(s: Statement): string {
+/** The fields of a statement that make its triple (what a triple term holds). */
+export type Triple = Omit<Statement, 'sourceGraph'>;
+
+/** A language tag with the base direction after it, as N-Triples 1.2 writes it: `en`, `en--ltr`. */
+function tag(s: Triple): string {
+  return s.direction === undefined ? s.lang! : `${s.lang}--${s.direction}`;
+}
+
+/** The object term of a statement in N-Triples/N-Quads 1.2 syntax (a triple term is written as it is held). */
+export function objectTerm(s: Triple): string {
   if (s.objectKind === 'iri') return `<${escapeIri(s.object)}>`;
-  if (s.objectKind === 'bnode') return s.object;
+  if (s.objectKind === 'bnode' || s.objectKind === 'triple') return s.object;
   const lexical = `"${escapeLiteral(s.object)}"`;
-  if (s.lang !== null) return `${lexical}@${s.lang}`;
+  if (s.lang !== null) return `${lexical}@${tag(s)}`;
   return s.datatype === null || s.datatype === XSD_STRING
     ? lexical
     : `${lexical}^^<${escapeIri(s.datatype)}>`;
 }
 
-function subjectTerm(s: Statement): string {
-  return s.subject.charCodeAt(0) === 0x5f ? s.subject : `<${escapeIri(s.subject)}>`;
+/** An IRI or a blank node (`_:label`) as an N-Quads term. */
+export function resourceTerm(value: string): string {
+  return value.charCodeAt(0) === 0x5f ? value : `<${escapeIri(value)}>`;
 }
 
-/** One statement as an N-Triples line without the final newline (the form hashed and diffed). */
-export function ntriplesLine(s: Statement): string {
-  return `${subjectTerm(s)} <${escapeIri(s.predicate)}> ${objectTerm(s)} .`;
+/** One statement's triple as an N-Triples line without the final newline. */
+export function ntriplesLine(s: Triple): string {
+  return `${resourceTerm(s.subject)} <${escapeIri(s.predicate)}> ${objectTerm(s)} .`;
+}
+
+/**
+ * One statement as a line of its document's dataset, the form hashed and diffed: the N-Triples
+ * line, or for a statement in one of the publisher's named graphs the N-Quads line in that graph.
+ */
+export function statementLine(s: Statement): string {
+  if (s.sourceGraph === undefined) return ntriplesLine(s);
+  return `${resourceTerm(s.subject)} <${escapeIri(s.predicate)}> ${objectTerm(s)} ${resourceTerm(s.sourceGraph)} .`;
 }
 
 /** A predicate as written before each kind of object: `<p> `, then `<` or `"` for IRIs and literals. */
@@ -35,8 +53,9 @@ function predicateOut(predicate: string): PredicateOut {
 }
 
 /**
- * One document's statements as N-Quads text, every line in graph `graph` (the document URL).
- * Simple literals are written without `^^xsd:string`, as canonical N-Quads has them.
+ * One document's statements as N-Quads 1.2 text, every line in graph `graph` (the document URL;
+ * the publisher's own graph names are not written, see docs/rdf.md). Simple literals are written
+ * without `^^xsd:string`, as canonical N-Quads has them; triple terms as they are held.
  * The bytes are those of `${subject} ${predicate} ${objectTerm} <graph> .` per line (ntriplesLine
  * plus the graph). The escaped subject is kept while it repeats, each predicate is escaped once,
  * and what follows an object is cached per kind of object, language and datatype: a line is a
@@ -53,6 +72,7 @@ export function serializeNQuads(statements: readonly Statement[], graph: string)
   let predicate: string | null = null;
   let before: PredicateOut = predicateOut('');
   let lang: string | null = null;
+  let direction: string | undefined;
   let langTail = '';
   let datatype: string | null = null;
   let datatypeTail = '';
@@ -60,7 +80,7 @@ export function serializeNQuads(statements: readonly Statement[], graph: string)
   for (const s of statements) {
     if (s.subject !== subject) {
       subject = s.subject;
-      subjectOut = `${subjectTerm(s)} `;
+      subjectOut = `${resourceTerm(subject)} `;
     }
     if (s.predicate !== predicate) {
       predicate = s.predicate;
@@ -72,13 +92,15 @@ export function serializeNQuads(statements: readonly Statement[], graph: string)
       before = known;
     }
     if (s.objectKind === 'iri') out += subjectOut + before.beforeIri + escapeIri(s.object) + iriTail;
-    else if (s.objectKind === 'bnode') out += subjectOut + before.beforeBlank + s.object + tail;
+    else if (s.objectKind === 'bnode' || s.objectKind === 'triple')
+      out += subjectOut + before.beforeBlank + s.object + tail;
     else {
       let after = simpleTail;
       if (s.lang !== null) {
-        if (s.lang !== lang) {
+        if (s.lang !== lang || s.direction !== direction) {
           lang = s.lang;
-          langTail = `"@${lang}${tail}`;
+          direction = s.direction;
+          langTail = `"@${tag(s)}${tail}`;
         }
         after = langTail;
       } else if (s.datatype !== null && s.datatype !== XSD_STRING) {

@@ -123,9 +123,9 @@ class PlainLineReader {
     this.skipSpace();
     if (this.quads) {
       const g = bytes[this.pos];
-      // the graph name is dropped (the graph is the document), but must be well formed
-      if (g === LT) this.iri();
-      else if (g === UNDERSCORE) this.blank();
+      // the publisher's graph name, kept beside ours (the document)
+      if (g === LT) this.builder.inNamedGraph(this.iri());
+      else if (g === UNDERSCORE) this.builder.inNamedGraph(this.blank());
     }
     if (bytes[this.pos] !== DOT) throw UNSURE;
     this.pos++;

@@ -177,7 +177,7 @@ export async function addEmbeddedJsonLd(
         subject: scoped(q.subject, scope),
         predicate: q.predicate,
         object: scoped(q.object, scope),
-        graph: q.graph,
+        graph: scoped(q.graph, scope),
       });
     }
   }

@@ -11,10 +11,19 @@ export interface RdfJsTerm {
   readonly termType: string;
   readonly value: string;
   readonly language?: string;
+  /** RDF 1.2 base direction of a literal (`ltr`, `rtl`), where the parser reads RDF 1.2. */
+  readonly direction?: string;
   readonly datatype?: { readonly value: string };
+  /** The parts of an RDF 1.2 triple term (termType `Quad`; its graph is the default graph). */
+  readonly subject?: RdfJsTerm;
+  readonly predicate?: RdfJsTerm;
+  readonly object?: RdfJsTerm;
 }
 
 export interface RdfJsQuad {
+  /** `Quad` where the parser makes RDF/JS quads that can also be triple terms. */
+  readonly termType?: string;
+  readonly value?: string;
   readonly subject: RdfJsTerm;
   readonly predicate: RdfJsTerm;
   readonly object: RdfJsTerm;

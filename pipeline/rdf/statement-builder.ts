@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ObjectKind, Statement } from '../core/index.ts';
+import type { BaseDirection, ObjectKind, Statement } from '../core/index.ts';
 import {
   RDF_DIR_LANG_STRING,
   RDF_LANG_STRING,
@@ -7,6 +7,7 @@ import {
   type RdfJsTerm,
   XSD_STRING,
 } from './rdf-terms.ts';
+import { tripleTermText } from './triple-term.ts';
 
 const LANG_TAG = /^[a-z]+(?:-[a-z0-9]+)*$/;
 /** Slots of the string-sharing cache (a power of two). */
@@ -24,7 +25,11 @@ export interface StatementBuilder {
   readonly statements: Statement[];
   /** The document's blank-node label prefix, without `_:`. */
   readonly labelPrefix: string;
-  /** Adds a quad, relabelling its blank nodes; the graph name is dropped (the graph is the document). */
+  /**
+   * Adds a quad, relabelling its blank nodes. A graph name is kept as the statement's sourceGraph
+   * (the graph is still the document); an RDF 1.2 triple term object and a literal's base direction
+   * are kept too.
+   */
   add(quad: RdfJsQuad): void;
   /** Adds a quad whose blank-node values already start with `labelPrefix`. */
   addPrefixed(quad: RdfJsQuad): void;
@@ -44,6 +49,11 @@ export interface StatementBuilder {
     language: string,
     datatype: string,
   ): void;
+  /**
+   * Puts the statement added last in the publisher's named graph `sourceGraph` (an IRI with a
+   * scheme, or a final `_:` label): for a reader that reads the graph name after the statement.
+   */
+  inNamedGraph(sourceGraph: string): void;
   /** Drops every statement added so far: a reader that gave up hands the document to another. */
   discard(): void;
 }
@@ -51,6 +61,36 @@ export interface StatementBuilder {
 /** The blank-node label prefix of a document: `b` plus 8 hex digits of SHA-256 of its URL, `_`. */
 export function blankNodePrefix(documentUrl: string): string {
   return `b${createHash('sha256').update(documentUrl).digest('hex').slice(0, 8)}_`;
+}
+
+function isDirection(value: string | undefined): value is BaseDirection {
+  return value === 'ltr' || value === 'rtl';
+}
+
+/**
+ * The statement with what addTerms leaves out (rare: a base direction, a publisher's graph name),
+ * its fields always in the same order, so that statements come in few shapes.
+ */
+function withExtras(
+  s: Statement,
+  direction: BaseDirection | undefined,
+  sourceGraph: string | null,
+): Statement {
+  const { subject, predicate, object, objectKind, datatype, lang } = s;
+  // a direction needs a language tag: one that could not be made valid left a simple literal
+  if (direction !== undefined && lang !== null) {
+    const directional = {
+      subject,
+      predicate,
+      object,
+      objectKind,
+      datatype: RDF_DIR_LANG_STRING,
+      lang,
+      direction,
+    };
+    return sourceGraph === null ? directional : { ...directional, sourceGraph };
+  }
+  return sourceGraph === null ? s : { subject, predicate, object, objectKind, datatype, lang, sourceGraph };
 }
 
 /** A language tag in the form N-Quads accepts, lower-cased; null when it cannot be made valid. */
@@ -143,23 +183,80 @@ export function createStatementBuilder(documentUrl: string): StatementBuilder {
       if (term.termType === 'BlankNode') return blank(term.value);
       return null;
     };
+    const predicateOf = (p: RdfJsTerm): string | null =>
+      p.termType === 'NamedNode' && (!checked || hasScheme(p.value)) ? p.value : null;
+    const datatypeOf = (o: RdfJsTerm): string | null => {
+      const given = o.datatype?.value ?? '';
+      return checked && !o.language && given && !hasScheme(given) ? null : given;
+    };
+
+    /** A triple term (RDF/JS termType `Quad`) as its text, or null when a part cannot be held. */
+    const tripleTerm = (term: RdfJsTerm): string | null => {
+      const subject = term.subject && resource(term.subject);
+      const predicate = term.predicate && predicateOf(term.predicate);
+      const o = term.object;
+      if (!subject || !predicate || !o) return null;
+      if (o.termType === 'Literal') {
+        const given = datatypeOf(o);
+        if (given === null) return null;
+        const lang = o.language ? normaliseLanguage(o.language) : null;
+        const datatype =
+          lang !== null
+            ? RDF_LANG_STRING
+            : !given || given === RDF_DIR_LANG_STRING || given === RDF_LANG_STRING
+              ? XSD_STRING
+              : given;
+        const literal = {
+          subject,
+          predicate,
+          object: o.value,
+          objectKind: 'literal' as const,
+          datatype,
+          lang,
+        };
+        return tripleTermText(
+          lang !== null && isDirection(o.direction)
+            ? { ...literal, datatype: RDF_DIR_LANG_STRING, direction: o.direction }
+            : literal,
+        );
+      }
+      const nested = o.termType === 'Quad';
+      const object = nested ? tripleTerm(o) : resource(o);
+      if (object === null) return null;
+      const objectKind = nested ? 'triple' : o.termType === 'NamedNode' ? 'iri' : 'bnode';
+      return tripleTermText({ subject, predicate, object, objectKind, datatype: null, lang: null });
+    };
+
     return (quad: RdfJsQuad): void => {
       const subject = resource(quad.subject);
-      const p = quad.predicate;
-      // generalised RDF (literal subjects, blank-node predicates), variables, triple terms and IRIs
-      // without a scheme have no place in a Statement: they are dropped, the rest is kept
-      if (subject === null || p.termType !== 'NamedNode' || (checked && !hasScheme(p.value))) return;
+      const predicate = predicateOf(quad.predicate);
+      // generalised RDF (literal subjects, blank-node predicates, triple-term subjects), variables
+      // and IRIs without a scheme have no place in a Statement: they are dropped, the rest is kept
+      if (subject === null || predicate === null) return;
+      // the publisher's graph name, kept as it is given (it is never written as an N-Quads term)
+      const g = quad.graph;
+      const sourceGraph =
+        g.termType === 'NamedNode' ? g.value : g.termType === 'BlankNode' ? blank(g.value) : null;
       const o = quad.object;
+      let direction: BaseDirection | undefined;
       if (o.termType === 'Literal') {
-        const language = o.language ?? '';
-        const given = o.datatype?.value ?? '';
-        if (checked && !language && given && !hasScheme(given)) return;
-        addTerms(subject, p.value, o.value, 'literal', language, given);
-        return;
+        const given = datatypeOf(o);
+        if (given === null) return;
+        addTerms(subject, predicate, o.value, 'literal', o.language ?? '', given);
+        if (o.language && isDirection(o.direction)) direction = o.direction;
+      } else if (o.termType === 'Quad') {
+        const object = tripleTerm(o);
+        if (object === null) return;
+        addTerms(subject, predicate, object, 'triple', '', '');
+      } else {
+        const object = resource(o);
+        if (object === null) return;
+        addTerms(subject, predicate, object, o.termType === 'NamedNode' ? 'iri' : 'bnode', '', '');
       }
-      const object = resource(o);
-      if (object === null) return;
-      addTerms(subject, p.value, object, o.termType === 'NamedNode' ? 'iri' : 'bnode', '', '');
+      if (direction !== undefined || sourceGraph !== null) {
+        const last = statements.length - 1;
+        statements[last] = withExtras(statements[last], direction, sourceGraph);
+      }
     };
   };
 
@@ -173,6 +270,10 @@ export function createStatementBuilder(documentUrl: string): StatementBuilder {
       if (quad.graph.termType === 'DefaultGraph') add(quad);
     },
     addTerms,
+    inNamedGraph(sourceGraph) {
+      const last = statements.length - 1;
+      statements[last] = withExtras(statements[last], undefined, sourceGraph);
+    },
     discard() {
       statements.length = 0;
     },

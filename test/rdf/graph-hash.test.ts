@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Statement } from '../../pipeline/core/index.ts';
 import { diffStatements, graphHash } from '../../pipeline/rdf/index.ts';
 import { link, literal } from './statements.ts';
 
@@ -109,4 +110,93 @@ test('graphHash: published values are pinned (blank-node and other statements mi
     await graphHash(rings),
     'rdfc1:9ab6167a656ab640c0883326bf5cf5fa8470e4610b74c62fe6503dd7331ef683',
   );
+});
+
+/** A statement whose object is the triple term `text`, and one in the publisher's graph `graph`. */
+const term = (subject: string, text: string): Statement => ({
+  subject,
+  predicate: P,
+  object: text,
+  objectKind: 'triple',
+  datatype: null,
+  lang: null,
+});
+const inGraph = (s: Statement, sourceGraph: string): Statement => ({ ...s, sourceGraph });
+const directional = (value: string, direction: 'ltr' | 'rtl'): Statement => ({
+  ...literal(S, P, value, 'en'),
+  datatype: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString',
+  direction,
+});
+
+test('graphHash: blank nodes inside triple terms are relabelled with the rest (RDFC-1.0 over a stand-in)', async () => {
+  // _:b is the outer term's subject and has a name, _:c is inside the inner term and links to _:b
+  const tt = (b: string, c: string, named = b) => [
+    term(S, `<<( ${b} <${P}> <<( <${S}> <${P}> ${c} )>> )>>`),
+    literal(named, 'http://ex.org/name', 'B'),
+    link(c, P, b),
+  ];
+  const h = await graphHash(tt('_:b', '_:c'));
+  assert.match(h, /^rdfc1:/);
+  assert.equal(await graphHash(tt('_:x', '_:y').reverse()), h);
+  // the name on the node inside the inner term instead is another graph
+  assert.notEqual(await graphHash(tt('_:b', '_:c', '_:c')), h);
+  // the canonical labels reach inside the triple terms
+  const lines = (await diffStatements([], tt('_:q', '_:r'))).added;
+  assert.ok(
+    lines.some((l) => /^<\S+> <\S+> <<\( _:c14n\d+ <\S+> <<\( <\S+> <\S+> _:c14n\d+ \)>> \)>> \.$/.test(l)),
+    lines.join('\n'),
+  );
+});
+
+test('graphHash: ground triple terms, base directions and graph names are part of the graph', async () => {
+  const ground = term(S, `<<( <${S}> <${P}> "x"@en--ltr )>>`);
+  const h = await graphHash([ground]);
+  assert.match(h, /^exact:/);
+  assert.notEqual(await graphHash([term(S, `<<( <${S}> <${P}> "x"@en )>>`)]), h);
+  const ltr = await graphHash([directional('x', 'ltr')]);
+  assert.notEqual(await graphHash([directional('x', 'rtl')]), ltr);
+  assert.notEqual(await graphHash([literal(S, P, 'x', 'en')]), ltr);
+  // with a blank node beside them, through RDFC-1.0
+  const b = link('_:b', P, S);
+  assert.notEqual(
+    await graphHash([b, directional('x', 'ltr')]),
+    await graphHash([b, directional('x', 'rtl')]),
+  );
+  const g = link(S, P, 'http://ex.org/o');
+  assert.notEqual(await graphHash([inGraph(g, 'http://ex.org/g1')]), await graphHash([g]));
+  assert.notEqual(
+    await graphHash([inGraph(g, 'http://ex.org/g1')]),
+    await graphHash([inGraph(g, 'http://ex.org/g2')]),
+  );
+  // a blank graph name is relabelled like any blank node
+  assert.equal(
+    await graphHash([inGraph(g, '_:g1'), inGraph(b, '_:g1')]),
+    await graphHash([inGraph(b, '_:h'), inGraph(g, '_:h')]),
+  );
+  assert.notEqual(
+    await graphHash([inGraph(g, '_:g1'), inGraph(b, '_:g1')]),
+    await graphHash([inGraph(g, '_:g1'), inGraph(b, '_:g2')]),
+  );
+});
+
+test('graphHash: the fallback takes triple terms and graph names too, still invariant under relabelling', async () => {
+  const withTerms = (prefix: string) => [
+    ...clique(6, prefix),
+    term(S, `<<( _:${prefix}0 <${P}> "x" )>>`),
+    inGraph(link(S, P, `_:${prefix}1`), `_:${prefix}g`),
+  ];
+  const h = await graphHash(withTerms('a'));
+  assert.match(h, /^fallback:/);
+  assert.equal(await graphHash(withTerms('q').reverse()), h);
+  assert.notEqual(await graphHash([...clique(6, 'a'), term(S, '<<( _:a0 <http://ex.org/p> "y" )>>')]), h);
+});
+
+test("diffStatements: a statement moved to another of the publisher's graphs is one line removed, one added", async () => {
+  const g = link(S, P, 'http://ex.org/o');
+  const diff = await diffStatements([inGraph(g, 'http://ex.org/g1')], [inGraph(g, 'http://ex.org/g2')]);
+  assert.deepEqual(diff, {
+    added: [`<${S}> <${P}> <http://ex.org/o> <http://ex.org/g2> .`],
+    removed: [`<${S}> <${P}> <http://ex.org/o> <http://ex.org/g1> .`],
+    method: 'exact',
+  });
 });

@@ -108,6 +108,30 @@ test('extractLinks: every IRI position, fragments stripped, http(s) only, dedupl
   ]);
 });
 
+test("extractLinks: IRIs inside triple terms (nested, datatypes too) and the publisher's graph names", async () => {
+  const turtle = await parse(
+    '@prefix ex: <http://ex.org/v#> . <s> ex:p <<( <http://a.org/x> ex:q <<( _:b <http://b.org/y#z> "1"^^<http://c.org/dt> )>> )>> .',
+    'text/turtle',
+  );
+  assert.deepEqual(extractLinks(turtle.statements), [
+    'http://example.org/s',
+    'http://ex.org/v',
+    'http://a.org/x',
+    'http://b.org/y',
+    'http://c.org/dt',
+  ]);
+  const trig = await parse(
+    '<http://ex.org/s> <http://ex.org/p> "o" <http://g.org/g1#it> .',
+    'application/n-quads',
+  );
+  assert.deepEqual(extractLinks(trig.statements), [
+    'http://ex.org/s',
+    'http://ex.org/p',
+    'http://www.w3.org/2001/XMLSchema',
+    'http://g.org/g1',
+  ]);
+});
+
 const sniffing: Array<[string, string]> = [
   ['<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>', 'rdfxml'],
   ['<!DOCTYPE html><html><body></body></html>', 'rdfa'],

@@ -73,8 +73,10 @@ for (const seed of fuzzSeeds()) {
         });
         assert.equal(back.error, null, `${what}: our N-Quads do not parse: ${back.errorMessage}`);
         assert.equal(back.statements.length, result.statements.length, `${what}: N-Quads round trip`);
-        nquadsOfAll += nquads;
-        statementsOfAll += result.statements.length;
+        // serd 0.30 and raptor 2.0 read no RDF 1.2 triple terms: they get the other statements
+        const readable = result.statements.filter((s) => s.objectKind !== 'triple');
+        nquadsOfAll += serializeNQuads(readable, GRAPH);
+        statementsOfAll += readable.length;
       }
     }
     // and the strict readers of other projects read all of it, every line
