@@ -41,7 +41,16 @@ export interface CertificateAuthority {
   issue(request: CertificateRequest): Promise<KeyAndCertificate>;
   /** A certificate for `request` signed by its own key (no CA vouches for it). */
   selfSigned(request: CertificateRequest): Promise<KeyAndCertificate>;
+  /** A certificate for `request` signed by this CA for a 1024-bit RSA key, too small for OpenSSL's default level. */
+  weakKey(request: CertificateRequest): Promise<KeyAndCertificate>;
 }
+
+const WEAK_RSA = {
+  name: 'RSASSA-PKCS1-v1_5',
+  modulusLength: 1024,
+  publicExponent: new Uint8Array([1, 0, 1]),
+  hash: 'SHA-256',
+} as const;
 
 async function keyPair(): Promise<CryptoKeyPair> {
   return (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
@@ -100,6 +109,21 @@ export async function createCertificateAuthority(now = Date.now()): Promise<Cert
         extensions: leafExtensions(names),
       });
       return { key: leafKey, cert: cert.toString('pem') };
+    },
+    weakKey: async ({ names, notBefore, notAfter }) => {
+      const weak = (await webcrypto.subtle.generateKey(WEAK_RSA, true, ['sign', 'verify'])) as CryptoKeyPair;
+      const cert = await X509CertificateGenerator.create({
+        serialNumber: serial(),
+        subject: subject(names),
+        issuer: ca.subject,
+        notBefore,
+        notAfter,
+        publicKey: weak.publicKey,
+        signingKey: caKeys.privateKey,
+        signingAlgorithm: ALGORITHM,
+        extensions: leafExtensions(names),
+      });
+      return { key: await privatePem(weak.privateKey), cert: cert.toString('pem') };
     },
     selfSigned: async ({ names, notBefore, notAfter }) => {
       const cert = await X509CertificateGenerator.createSelfSigned({

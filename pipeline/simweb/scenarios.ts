@@ -598,6 +598,7 @@ const TLS_ERRORS: Readonly<Record<TlsTrouble, ErrorCode>> = {
   expired: 'tls_expired',
   'wrong-host': 'tls_hostname',
   'self-signed': 'tls_untrusted',
+  'weak-key': 'tls',
   // the first request to the authority is its robots.txt, whose timeout makes the authority unavailable
   stall: 'robots_unavailable',
 };
@@ -605,6 +606,7 @@ const TLS_WHAT: Readonly<Record<TlsTrouble, string>> = {
   expired: 'A certificate from the test CA that expired a day ago.',
   'wrong-host': 'A certificate from the test CA for another host name only.',
   'self-signed': 'A self-signed certificate (no CA vouches for it).',
+  'weak-key': 'A certificate from the test CA for a 1024-bit RSA key (OpenSSL: key too small).',
   stall: 'Accepts the TCP connection and never answers the TLS handshake.',
 };
 const TLS_OK = `https://${TLS_OK_HOST}/doc`;

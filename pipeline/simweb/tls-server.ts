@@ -18,6 +18,8 @@ import {
 import { TLS_TROUBLE_HOSTS, WRONG_HOST_NAME } from './tls-lab.ts';
 
 const DAY = 86_400_000;
+/** OpenSSL's security level that lets a server load and use a 1024-bit RSA key. */
+const WEAK_LEVEL = 'DEFAULT@SECLEVEL=0';
 
 export interface TlsEndpoint {
   readonly port: number;
@@ -47,13 +49,16 @@ export async function startTlsEndpoint(
       return ca.issue({ names: [name], notBefore: new Date(now - 30 * DAY), notAfter: new Date(now - DAY) });
     if (trouble === 'wrong-host') return ca.issue(valid([WRONG_HOST_NAME]));
     if (trouble === 'self-signed') return ca.selfSigned(valid([name]));
+    if (trouble === 'weak-key') return ca.weakKey(valid([name]));
     return ca.issue(valid([name]));
   };
   const contexts = new Map<string, Promise<SecureContext>>();
   const contextFor = (name: string) => {
     let context = contexts.get(name);
     if (!context) {
-      context = certificateFor(name).then((kc) => createSecureContext(kc));
+      // the server must be let to load the weak key its client is to refuse
+      const level = TLS_TROUBLE_HOSTS.get(name) === 'weak-key' ? { ciphers: WEAK_LEVEL } : {};
+      context = certificateFor(name).then((kc) => createSecureContext({ ...kc, ...level }));
       contexts.set(name, context);
     }
     return context;
@@ -64,6 +69,8 @@ export async function startTlsEndpoint(
   const server: Server = createServer(
     {
       ...fallback,
+      // what the server accepts to use, not what clients accept: the weak-key host needs level 0
+      ciphers: WEAK_LEVEL,
       keepAliveTimeout: 30_000,
       requestTimeout: 0,
       // a stalled handshake must outlast any client's patience, not end after Node's default 120 s

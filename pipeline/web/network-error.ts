@@ -41,8 +41,36 @@ const BY_TLS_CODE: Readonly<Record<string, ErrorCode>> = {
   INVALID_CA: 'tls_untrusted',
 };
 
+/**
+ * Node's names of OpenSSL's certificate verify results that name no certificate: Node reports
+ * every result it has no name for as UNSPECIFIED (a 1024-bit RSA key, OpenSSL's EE_KEY_TOO_SMALL,
+ * among them), and Node versions that name more use these.
+ */
+const X509_VERIFY_CODES = new Set([
+  'UNSPECIFIED',
+  'EE_KEY_TOO_SMALL',
+  'CA_KEY_TOO_SMALL',
+  'CA_MD_TOO_WEAK',
+  'UNABLE_TO_GET_CRL',
+  'UNABLE_TO_DECRYPT_CRL_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'CRL_SIGNATURE_FAILURE',
+  'CRL_NOT_YET_VALID',
+  'CRL_HAS_EXPIRED',
+  'ERROR_IN_CRL_LAST_UPDATE_FIELD',
+  'ERROR_IN_CRL_NEXT_UPDATE_FIELD',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+  'HOSTNAME_MISMATCH',
+]);
+
 function isTlsCode(code: string): boolean {
-  return code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT');
+  return (
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('ERR_SSL') ||
+    code.includes('CERT') ||
+    X509_VERIFY_CODES.has(code)
+  );
 }
 
 /** The first ObservatoryError or system code along an error's cause chain. */
