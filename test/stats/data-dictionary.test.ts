@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { isSchemaVersion, SNAPSHOT_SCHEMA_VERSION } from '../../pipeline/snapshot/schema.ts';
+import { DICTIONARY_FILE, parseDictionary } from '../../pipeline/stats/data-dictionary.ts';
+
+const dictionary = readFileSync(DICTIONARY_FILE, 'utf8');
+
+test('the dictionary lists every schema version up to the one published now, and no other', () => {
+  const listed = [...dictionary.matchAll(/^- \*\*(\d+)\*\*: \S/gm)].map((m) => Number(m[1]));
+  assert.deepEqual(
+    listed,
+    Array.from({ length: SNAPSHOT_SCHEMA_VERSION }, (_, i) => i + 1),
+    'docs/data-dictionary.md, "Schema versions": one line per version, what it changed',
+  );
+  for (const version of listed) assert.ok(isSchemaVersion(version), `schema ${version} is read`);
+  // a number in prose goes stale at the next bump: the manifest field points at the list instead
+  const manifestRow = dictionary.split('\n').find((l) => l.startsWith('| `schemaVersion` |'));
+  assert.ok(manifestRow, 'the manifest table has a schemaVersion row');
+  assert.doesNotMatch(manifestRow, /\d/);
+  assert.doesNotMatch(dictionary, /^Schema version: \*\*\d+\*\*/m);
+});
+
+test('every column says since which listed schema version it exists', () => {
+  const columns = parseDictionary(dictionary).flatMap((t) => t.columns.map((c) => ({ ...c, file: t.file })));
+  assert.ok(columns.length > 50, `${columns.length} columns`);
+  for (const c of columns)
+    assert.ok(
+      Number.isInteger(Number(c.since)) && Number(c.since) >= 1 && Number(c.since) <= SNAPSHOT_SCHEMA_VERSION,
+      `${c.file} ${c.name}: since ${c.since}`,
+    );
+});
