@@ -3,6 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ObjectKind, Statement } from '../core/index.ts';
 import { diffStatements } from '../rdf/index.ts';
 import { retrievedRdf, sqlString } from './duckdb-session.ts';
+import { readManifest } from './manifest.ts';
 import { availabilityChangedSql, parquetFileName } from './schema.ts';
 
 /** Changed documents whose triples are diffed together; bounds the statements held in memory. */
@@ -31,6 +32,8 @@ async function loadPreviousObservations(
     const left = await connection.runAndReadAll('SELECT count(*) FROM unresolved');
     if (Number(left.getRows()[0][0]) === 0) break;
     read.push(name);
+    // what the new snapshot builds on is checked first: a damaged or forged folder stops it (corrupt)
+    await readManifest(folder);
     const file = sqlString(join(folder, parquetFileName('documents')));
     await connection.run(`INSERT INTO previous_observations
       SELECT url, snapshot, fetched_at, final_url, status, error, graph_hash

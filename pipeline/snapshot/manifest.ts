@@ -76,6 +76,11 @@ export interface SnapshotManifest {
   readonly expansion?: ExpansionOfSnapshot;
 }
 
+/** A file name that stays in its folder when joined to it: no separator, not `.` or `..`, no NUL. */
+function isPlainName(name: unknown): boolean {
+  return typeof name === 'string' && name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
+}
+
 /** Reads and minimally checks the manifest.json of a snapshot folder. */
 export async function readManifest(folder: string): Promise<SnapshotManifest> {
   const path = join(folder, MANIFEST_FILE);
@@ -95,6 +100,14 @@ export async function readManifest(folder: string): Promise<SnapshotManifest> {
   }
   if (typeof manifest?.name !== 'string' || !Array.isArray(manifest.files) || !manifest.counts) {
     throw new ObservatoryError('corrupt', `${path} lacks name, counts or files`);
+  }
+  // every name is joined to a folder by its readers: one that is not a plain file name would lead out of it
+  for (const name of [manifest.name, ...manifest.files.map((f) => f?.name)]) {
+    if (!isPlainName(name))
+      throw new ObservatoryError(
+        'corrupt',
+        `${path} names ${quoteInput(String(name))}: not a plain file name`,
+      );
   }
   return manifest;
 }
