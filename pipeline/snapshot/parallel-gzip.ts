@@ -96,6 +96,9 @@ export async function gzipFile(
     }
     await writing;
     for (const member of pending) await out.write(await member);
+    // an empty input is one empty member, not an empty file: a 0-byte .gz is no gzip file (a week
+    // in which every fetch failed was published so, and then refused by every reader)
+    if (offset === 0) await out.write(await gzipAsync(Buffer.alloc(0), { level }));
     if ((await sizeOf(source)) !== offset || (await fileCrc(source)) !== crc) {
       throw new Error(`${source} changed while it was compressed`);
     }

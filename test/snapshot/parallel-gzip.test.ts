@@ -34,6 +34,15 @@ test('a file gzipped as several members decompresses to its bytes, with zlib and
     assert.ok(execFileSync('gzip', ['-dc', target], { maxBuffer: 64 << 20 }).equals(input));
   }));
 
+test('an empty file (a week in which every fetch failed) gives a valid gzip file of nothing, not 0 bytes', () =>
+  inFolder(async (source, target) => {
+    await writeFile(source, '');
+    await gzipFile(source, target, 6, Promise.resolve());
+    assert.ok((await stat(target)).size > 0);
+    assert.equal(gunzipSync(await readFile(target)).length, 0);
+    assert.equal(execFileSync('gzip', ['-dc', target]).length, 0);
+  }));
+
 test('a file still being appended to is compressed as its bytes arrive, to every byte written', () =>
   inFolder(async (source, target) => {
     const pieces = Array.from({ length: 40 }, (_, i) =>
