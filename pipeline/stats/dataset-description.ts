@@ -1,6 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { DataFactory, type Quad, type Quad_Object, Writer } from 'n3';
-import type { DownloadFile, ExpansionView, SnapshotView } from './portal-data.ts';
+import { type DownloadFile, EXPANSION_ROUND, type ExpansionView, type SnapshotView } from './portal-data.ts';
 
 const { namedNode, literal, blankNode, quad } = DataFactory;
 
@@ -20,8 +20,7 @@ export const DATA_LICENCE = 'https://creativecommons.org/licenses/by/4.0/';
 export const DATASET_TITLE = 'Linked Data Observatory snapshots';
 export const DATASET_DESCRIPTION =
   'Weekly snapshots of a kernel of Linked Data documents plus an adaptive crawl, and sub-weekly re-visits of the dynamic ones, as N-Quads and Parquet.';
-const EXPANSION_DESCRIPTION =
-  'The breadth-first crawls from the core seeds that found the kernel (observatory expand), one snapshot of kind expand each; their round column is the hop from the seeds. They observe no change.';
+const EXPANSION_DESCRIPTION = `The breadth-first crawls from the core seeds that found the kernel (observatory expand), one snapshot of kind expand each. ${EXPANSION_ROUND} They observe no change.`;
 /** What the description and the About page say when the operators did not configure themselves. */
 export const UNSET_PUBLISHER =
   'The operators of this portal (publisher not configured: observatory portal --publisher)';

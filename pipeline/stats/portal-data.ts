@@ -94,6 +94,14 @@ export interface DownloadableSnapshot {
   readonly files: readonly DownloadFile[];
 }
 
+/**
+ * What `round` means in an expansion crawl's documents, in the words of the Downloads page, the
+ * DCAT description and docs/data-dictionary.md alike (a test holds them to it): crawl.ts records
+ * the round current when the fetch finished, and the round-end rule ends rounds early.
+ */
+export const EXPANSION_ROUND =
+  'In an expansion crawl, round is the round current when the fetch finished (0 = the core seeds): a when, not a hop from the seeds, since the round-end rule may end a round early and move its rest to the next one, so a URI one hop from the seeds may be fetched in round 2, with --rounds hops too.';
+
 /** One crawl of the kernel expansion (a snapshot of kind `expand`), listed on the Downloads page. */
 export interface ExpansionView extends DownloadableSnapshot {
   readonly endedAt: string;

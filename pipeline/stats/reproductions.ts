@@ -219,7 +219,7 @@ async function roundFigures(
     ? `${expansionCrawls(run, crawls.length)} (${names(crawls)}); round 0 holds the seeds`
     : expansion
       ? `${crawls.length === 1 ? 'the newest crawl' : `the ${crawls.length} newest crawls`} published as snapshots of kind ${kind} (${names(crawls)}); round 0 holds the seeds`
-      : `no crawl of kind ${kind} is published, so the newest weekly snapshot${crawls.length > 1 ? 's' : ''} (${names(crawls)}) instead: ${crawls.length > 1 ? 'their' : 'its'} rounds are hops from the kernel (round 0 is the kernel), not the expansion's hops from the core seeds`;
+      : `no crawl of kind ${kind} is published, so the newest weekly snapshot${crawls.length > 1 ? 's' : ''} (${names(crawls)}) instead: ${crawls.length > 1 ? 'their' : 'its'} rounds are hops from the kernel (round 0 is the kernel), not an expansion's rounds from the core seeds`;
   const setup = expansion
     ? "Our rounds end by this crawler's round-end rule (docs/crawling.md), not LDSpider's, and the crawls are of whatever Web was crawled (in the demo and tests the simulated one), from this observatory's core seeds, not the paper's crawls of the real Web."
     : 'The paper plots its expansion crawls (as we read it); a weekly crawl also never ends a round early, so its rounds are exactly its hops.';

@@ -136,9 +136,12 @@ test("round-end rules: ours keeps a round while the next brings no new PLD, ldsp
       seeds: ['http://f.org/0'],
     });
     assert.equal(result.complete, true);
+    const roundOf = new Map<string, number>();
+    for await (const { record } of readJournalDocuments(dir)) roundOf.set(record.url, record.round);
     return {
       urls: await journalUrls(dir),
       rounds: result.stats.rounds.filter((r) => r.documents > 0).map((r) => [r.round, r.documents]),
+      roundOf,
     };
   };
   // round 1 (g.org x 4, ex.org x 2) has 2 active PLDs for 4 fetch slots from its start
@@ -153,6 +156,11 @@ test("round-end rules: ours keeps a round while the next brings no new PLD, ldsp
   assert.deepEqual(ldspider.rounds[0], [0, 1]);
   assert.equal(ldspider.rounds.at(-1)?.[0], 2, JSON.stringify(ldspider.rounds));
   assert.ok((ldspider.rounds.at(-1)?.[1] ?? 0) >= 4, JSON.stringify(ldspider.rounds));
+  // what documents.parquet's `round` holds is a when, not a hop (docs/data-dictionary.md): g.org's
+  // documents are one hop from the seed, in round 2 of a crawl whose rounds are capped at hops + 1
+  // (as `expand --rounds hops` caps them)
+  assert.equal(plan.maxRounds, plan.maxDepth + 1);
+  for (const n of [1, 2, 3, 4]) assert.equal(ldspider.roundOf.get(`http://g.org/${n}`), 2, `g.org/${n}`);
 });
 
 test('the redirect target is recorded as final URL and not fetched again', async () => {

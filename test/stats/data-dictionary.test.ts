@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isSchemaVersion, SNAPSHOT_SCHEMA_VERSION } from '../../pipeline/snapshot/schema.ts';
 import { DICTIONARY_FILE, parseDictionary } from '../../pipeline/stats/data-dictionary.ts';
+import { EXPANSION_ROUND } from '../../pipeline/stats/portal-data.ts';
 
 const dictionary = readFileSync(DICTIONARY_FILE, 'utf8');
 
@@ -29,4 +30,13 @@ test('every column says since which listed schema version it exists', () => {
       Number.isInteger(Number(c.since)) && Number(c.since) >= 1 && Number(c.since) <= SNAPSHOT_SCHEMA_VERSION,
       `${c.file} ${c.name}: since ${c.since}`,
     );
+});
+
+test("documents' round means for an expansion crawl what the portal says it means", () => {
+  const documents = parseDictionary(dictionary).find((t) => t.file === 'documents.parquet');
+  const round = documents?.columns.find((c) => c.name === 'round');
+  assert.ok(round, 'documents.parquet has a round row');
+  // the Markdown's code and emphasis marks aside, the row says the sentence the Downloads page and
+  // the DCAT description say (EXPANSION_ROUND)
+  assert.ok(round.meaning.replace(/[`*]/g, '').includes(EXPANSION_ROUND), round.meaning);
 });
