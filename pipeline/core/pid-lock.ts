@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { link, open, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ObservatoryError } from './errors.ts';
@@ -14,6 +15,27 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * When the process with this pid started (Linux: clock ticks since boot, /proc/<pid>/stat field 22);
+ * null where that cannot be read. A pid names a process only together with its start: pids are
+ * reused, and a suite that starts thousands of processes on a pid_max of 32,768 reuses them soon.
+ */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name (field 2) may hold spaces and parentheses: fields 3 on follow the last ')'
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the process a lock names still runs: its pid is alive and, where the lock says when it started, it started then. */
+function holderAlive(pid: number, start: string | null): boolean {
+  if (!processAlive(pid)) return false;
+  return start === null || processStart(pid) === null || processStart(pid) === start;
+}
+
 function ioFailure(doing: string, path: string, error: unknown): ObservatoryError {
   return new ObservatoryError('io', `cannot ${doing} lock ${path}: ${(error as Error).message}`, {
     cause: error,
@@ -22,10 +44,14 @@ function ioFailure(doing: string, path: string, error: unknown): ObservatoryErro
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
-/** A lock file as read: its owner's pid (NaN when unreadable) and its inode, which names this very file. */
+/**
+ * A lock file as read: its owner's pid (NaN when unreadable), the owner's start (null in locks
+ * written before it was kept, or where it cannot be read) and its inode, which names this very file.
+ */
 interface Held {
   readonly text: string;
   readonly pid: number;
+  readonly start: string | null;
   readonly ino: number;
 }
 
@@ -41,7 +67,8 @@ async function readHeld(path: string): Promise<Held | null> {
   try {
     const { ino } = await handle.stat();
     const text = await handle.readFile('utf8');
-    return { text, pid: Number.parseInt(text, 10), ino };
+    const [pid, start] = text.trim().split(/\s+/);
+    return { text, pid: Number.parseInt(pid, 10), start: start ?? null, ino };
   } finally {
     await handle.close();
   }
@@ -108,18 +135,19 @@ async function sweepLeftovers(path: string, mine: string): Promise<void> {
 }
 
 /**
- * Takes a lock file holding the owner's pid (one publisher per snapshot root, one crawl run at a
- * time). The lock appears complete in one step (the pid is written to a file of our own, then
+ * Takes a lock file holding the owner's pid and start (one publisher per snapshot root, one crawl
+ * run at a time). The lock appears complete in one step (the pid is written to a file of our own, then
  * hard-linked to the lock's name, which fails if it exists), so nobody ever reads it empty. A lock
- * left by a killed process (its pid is gone) is taken over, so a run killed with -9 can simply be
+ * left by a killed process (its pid is gone, or now names a process that started later) is taken over, so a run killed with -9 can simply be
  * run again; when several processes find it stale at once, exactly one of them gets the lock. The
  * holder removes the files killed processes left beside the lock.
  * Returns the release function; `locked` when a live process holds it.
  */
 export async function acquirePidLock(path: string, what = 'a lock'): Promise<() => Promise<void>> {
   const mine = `${path}.${process.pid}-${randomBytes(6).toString('hex')}`;
+  const start = processStart(process.pid);
   try {
-    await writeFile(mine, `${process.pid}\n`, { flag: 'wx' });
+    await writeFile(mine, `${process.pid}${start === null ? '' : ` ${start}`}\n`, { flag: 'wx' });
   } catch (error) {
     throw ioFailure('create', path, error);
   }
@@ -139,7 +167,7 @@ export async function acquirePidLock(path: string, what = 'a lock'): Promise<() 
       if (!held) continue;
       // our own pid in a lock we are only now taking is a dead process's (pids are reused, in containers
       // often at once)
-      if (Number.isInteger(held.pid) && held.pid !== process.pid && processAlive(held.pid)) {
+      if (Number.isInteger(held.pid) && held.pid !== process.pid && holderAlive(held.pid, held.start)) {
         throw new ObservatoryError('locked', `${what} is running already (pid ${held.pid} holds ${path})`);
       }
       await removeStale(path, held);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { acquirePidLock } from '../../pipeline/core/index.ts';
+import { processStart } from '../../pipeline/core/pid-lock.ts';
 import { deadPid } from '../core/dead-pid.ts';
 
 /**
@@ -80,4 +81,23 @@ test('what killed processes left beside the lock is removed by the next holder; 
   assert.deepEqual(readdirSync(dir).sort(), ['publish.lock', `publish.lock.${process.ppid}-0123456789ab`]);
   await release();
   assert.deepEqual(readdirSync(dir), [`publish.lock.${process.ppid}-0123456789ab`]);
+});
+
+test('a lock whose pid now names another process (a reused pid) is taken over; its own holder is respected', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pid-reuse-'));
+  const lock = join(dir, 'run.lock');
+  // a live process that is not the lock's owner: its pid, with a start it did not have
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+  try {
+    const start = processStart(other.pid!);
+    assert.ok(start !== null, 'this test runs where /proc tells a process start');
+    writeFileSync(lock, `${other.pid} ${Number(start) - 1}\n`);
+    const release = await acquirePidLock(lock, 'a crawl');
+    await release();
+    // the same live pid with its real start is its holder: refused
+    writeFileSync(lock, `${other.pid} ${start}\n`);
+    await assert.rejects(acquirePidLock(lock, 'a crawl'), { code: 'locked' });
+  } finally {
+    other.kill();
+  }
 });
