@@ -1,5 +1,6 @@
 import { urlPld } from '../core/index.ts';
 import { PldQueue } from './pld-queue.ts';
+import { type FrontierPlace, redirectTakesOver } from './redirect-targets.ts';
 import { doubled, UrlTable } from './url-table.ts';
 
 /** A URL as it enters a round: journaled at round start so that a resumed crawl rebuilds the round. */
@@ -66,9 +67,17 @@ export class Frontier {
     this.candidates.push(this.add(url, fromDepth + 1, 1, CANDIDATE, false));
   }
 
-  /** Marks a URL as fetched elsewhere (a redirect target), so that it is not fetched again. */
+  /**
+   * Notes a redirect target (a fetch requested it): a URL not in a round yet is fetched elsewhere
+   * from now on, never queued (redirect-targets.ts).
+   */
   markSeen(url: string, depth: number): void {
-    if (this.urls.id(url) === undefined) this.add(url, depth, 0, FETCHED_ELSEWHERE, true);
+    const id = this.urls.id(url);
+    if (id === undefined) this.add(url, depth, 0, FETCHED_ELSEWHERE, true);
+    else if (redirectTakesOver(this.placeOf(id))) {
+      this.rounds[id] = FETCHED_ELSEWHERE;
+      this.done[id] = 1;
+    }
   }
 
   /**
@@ -118,7 +127,8 @@ export class Frontier {
   candidatePlds(maxDepth: number): Set<string> {
     const plds = new Set<string>();
     for (const id of this.candidates)
-      if (this.depths[id] <= maxDepth) plds.add(this.pldNames[this.pldOf(id)]);
+      if (this.rounds[id] === CANDIDATE && this.depths[id] <= maxDepth)
+        plds.add(this.pldNames[this.pldOf(id)]);
     return plds;
   }
 
@@ -143,6 +153,13 @@ export class Frontier {
   depthOf(url: string): number | undefined {
     const id = this.urls.id(url);
     return id === undefined ? undefined : this.depths[id];
+  }
+
+  private placeOf(id: number): FrontierPlace {
+    const round = this.rounds[id];
+    if (round === CANDIDATE) return 'candidate';
+    if (round === FETCHED_ELSEWHERE) return 'elsewhere';
+    return this.done[id] ? 'done' : 'queued';
   }
 
   private add(url: string, depth: number, inlinks: number, round: number, done: boolean): number {

@@ -12,6 +12,7 @@ export type { JournalLine } from './journal.ts';
 export { JOURNAL_FILE, openJournal, readJournalDocuments } from './journal.ts';
 export type { PolicyName } from './policy.ts';
 export { POLICY_NAMES } from './policy.ts';
+export { type FrontierPlace, redirectTakesOver } from './redirect-targets.ts';
 export { type PldTrust, RevisitPolicy, type Revisits } from './revisit.ts';
 export type { ArchiveTarget, CrawlTools } from './tools.ts';
 export { createCrawlTools } from './tools.ts';

@@ -67,6 +67,28 @@ test('a known URL is not queued twice, and a redirect target counts as fetched',
   assert.equal(f.queued, 1);
 });
 
+test('a redirect target not in a round yet is fetched elsewhere, whichever came first; one queued keeps its place', () => {
+  const f = new Frontier();
+  f.assign(
+    [
+      ['http://s.org/a', 0],
+      ['http://t.org/queued', 0],
+    ],
+    0,
+  );
+  f.take('s.org');
+  // linked, then reached by a redirect in the same round; and the other way round
+  f.discover('http://t.org/linked-first', 0);
+  f.markSeen('http://t.org/linked-first', 0);
+  f.markSeen('http://t.org/redirected-first', 0);
+  f.discover('http://t.org/redirected-first', 0);
+  f.markSeen('http://t.org/queued', 0);
+  assert.equal(f.queued, 1);
+  assert.deepEqual([...f.candidatePlds(5)], []);
+  assert.deepEqual(f.startRound(1, 5, 10), []);
+  assert.equal(f.take('t.org')?.url, 'http://t.org/queued');
+});
+
 test('markDone removes a queued URL (journal replay)', () => {
   const f = new Frontier();
   f.assign(
