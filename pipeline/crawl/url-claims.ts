@@ -1,5 +1,6 @@
 import type { DocumentRecord, FetchResult } from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
+import { redirectLoopMessage } from '../web/index.ts';
 import { doubled, UrlTable } from './url-table.ts';
 
 /** No fetch claimed the URL (it is in the table as another record's final URL or downloadedBy). */
@@ -112,7 +113,9 @@ export class UrlClaims {
   /**
    * The record of a fetch that handed over at `fetched.finalUrl`: its own url, times and redirect
    * hops, and the outcome of the fetch that claimed that URL, once that one is journaled. A chain of
-   * hand-overs that leads back to this fetch is a redirect loop (each waits for the next).
+   * hand-overs that leads back to this fetch is a redirect loop (each waits for the next), and so is
+   * a URL this fetch claimed itself (a coordinated crawl's fetch continued on other PLDs that came
+   * back to its own path: the loop of one fetch, told as one fetch tells it).
    */
   async handOver(
     fetched: FetchResult,
@@ -122,6 +125,10 @@ export class UrlClaims {
     const owner = this.urls.url(ownerId);
     if (this.leadsBackTo(owner, fetched.url)) {
       // like a loop within one fetch: the last URL this fetch requested, with its 3xx status
+      const message =
+        owner === fetched.url
+          ? redirectLoopMessage(fetched.finalUrl)
+          : `${fetched.finalUrl} leads back to ${fetched.url} through other fetches`;
       return this.record(
         fetched,
         where,
@@ -133,7 +140,7 @@ export class UrlClaims {
           format: null,
           statements: 0,
         },
-        true,
+        message,
       );
     }
     if (this.finalUrls[ownerId] === UNFINISHED) {
@@ -190,7 +197,8 @@ export class UrlClaims {
     fetched: FetchResult,
     where: Pick<DocumentRecord, 'segment' | 'round'>,
     outcome: Outcome,
-    loop = false,
+    /** The message of a redirect loop; null: not a loop. */
+    loop: string | null = null,
   ): DocumentRecord {
     return {
       url: fetched.url,
@@ -202,7 +210,7 @@ export class UrlClaims {
       durationMs: fetched.durationMs,
       status: outcome.status,
       error: outcome.error,
-      errorMessage: loop ? `${fetched.finalUrl} leads back to ${fetched.url} through other fetches` : null,
+      errorMessage: loop,
       contentType: null,
       format: outcome.format,
       bytes: 0,

@@ -208,10 +208,46 @@ function withPointer(record: DocumentRecord, pointer: WarcPointer | undefined): 
 }
 
 /**
+ * The result of a fetch that stopped at another PLD together with the fetches that continued it
+ * there (each taken out of `continued`), as one process's one fetch records it: its own url, round,
+ * segment and start, the redirects of all, the rest from the last; still handed over when the last
+ * stopped at a URL it does not continue (one with a row of its own, or requested by another fetch).
+ * Returns it with the URL whose result holds the final response (its WARC pointer).
+ */
+function wholeFetch(
+  first: StoredResult,
+  continued: Map<string, StoredResult>,
+): { result: StoredResult; responseOf: string } {
+  let last = first;
+  const redirects = [...first.record.redirects];
+  let durationMs = first.record.durationMs;
+  for (;;) {
+    const next = last.handedOver && continued.get(last.handedOver.finalUrl);
+    if (!next || next.continues !== first.url) break;
+    continued.delete(next.url);
+    redirects.push(...next.record.redirects);
+    durationMs += next.record.durationMs;
+    last = next;
+  }
+  if (last === first) return { result: first, responseOf: first.url };
+  const { url, pld, segment, round, fetchedAt } = first.record;
+  const record = { ...last.record, url, pld, segment, round, fetchedAt, durationMs, redirects };
+  const handedOver = last.handedOver && {
+    ...last.handedOver,
+    url,
+    startedAt: fetchedAt,
+    durationMs,
+    redirects,
+  };
+  return { result: { ...first, record, statements: last.statements, handedOver }, responseOf: last.url };
+}
+
+/**
  * Writes the crawl's results as its journal: a round line per round, a document line per URL, the
- * end line. Each record gets its WARC pointer, and a 304 the statements it carries over. A record
- * whose fetch was handed over to another PLD gets the outcome of the fetch that downloaded that
- * URL, through the same URL claims a one-process crawl uses (a chain of hand-overs that leads back
+ * end line. Each record gets its WARC pointer, and a 304 the statements it carries over. A fetch
+ * that stopped at another PLD is one record with the fetches that continued it there (wholeFetch);
+ * one that stopped at a URL another fetch requested gets the outcome of the fetch that downloaded
+ * it, through the same URL claims a one-process crawl uses (a chain of hand-overs that leads back
  * to itself is a redirect loop there too).
  */
 async function writeJournal(
@@ -226,33 +262,51 @@ async function writeJournal(
   const stats = new CrawlStats();
   const claims = new UrlClaims();
   const handedOver: StoredResult[] = [];
+  /** The results of continued fetches by URL: none is a row of its own (wholeFetch). */
+  const continued = new Map<string, StoredResult>();
+  const write = (depth: number, record: DocumentRecord, statements: readonly Statement[]) => {
+    journal.append({ t: 'doc', depth, record, statements });
+    stats.add(record);
+    claims.finished(record);
+  };
   try {
     for (const [round, urls] of await roundMembers(pool, crawl)) journal.append({ t: 'round', round, urls });
     for await (const result of readResults(pool, crawl)) {
-      if (result.handedOver) {
-        handedOver.push({ ...result, statements: [] });
-        continue;
+      if (result.continues !== null) continued.set(result.url, result);
+      else if (result.handedOver) handedOver.push(result);
+      else {
+        let { record, statements } = result;
+        if (result.carried && revisits) {
+          statements = await carriedStatements(record.url, revisits);
+          record = { ...record, statements: statements.length };
+        }
+        write(result.depth, withPointer(record, pointers.get(record.url)), statements);
       }
-      let { record, statements } = result;
-      if (result.carried && revisits) {
-        statements = await carriedStatements(record.url, revisits);
-        record = { ...record, statements: statements.length };
-      }
-      record = withPointer(record, pointers.get(record.url));
-      journal.append({ t: 'doc', depth: result.depth, record, statements });
-      stats.add(record);
-      claims.finished(record);
+    }
+    const stopped: StoredResult[] = [];
+    for (const first of handedOver) {
+      const { result, responseOf } = wholeFetch(first, continued);
+      if (result.handedOver) stopped.push({ ...result, statements: [] });
+      else write(result.depth, withPointer(result.record, pointers.get(responseOf)), result.statements);
+    }
+    if (continued.size > 0) {
+      const [url, { continues }] = [...continued][0];
+      throw new ObservatoryError(
+        'internal',
+        `${url} continued the fetch of ${continues}, which never reached it`,
+      );
     }
     // what a handed-over fetch requested itself (all but its last URL) is its own, as in one process
-    for (const { url, handedOver: fetched } of handedOver) {
-      for (const requested of [url, ...fetched!.redirects.map((hop) => hop.to)].slice(0, -1)) {
-        claims.claim(requested, url);
-      }
-    }
+    const ownPath = ({ url, handedOver: fetched }: StoredResult) =>
+      [url, ...fetched!.redirects.map((hop) => hop.to)].slice(0, -1);
+    for (const result of stopped)
+      for (const requested of ownPath(result)) claims.claim(requested, result.url);
     const resolved = await Promise.all(
-      handedOver.map(async ({ depth, record, handedOver: fetched }) => {
-        // every URL handed over to was queued in its round and recorded by its PLD's holder
-        if (claims.claim(fetched!.finalUrl, record.url)) {
+      stopped.map(async (result) => {
+        const { depth, record, handedOver: fetched } = result;
+        // every URL handed over to was queued in its round and recorded by its PLD's holder, or is
+        // on the fetch's own path (a loop through another PLD: handOver tells)
+        if (!ownPath(result).includes(fetched!.finalUrl) && claims.claim(fetched!.finalUrl, record.url)) {
           throw new ObservatoryError(
             'internal',
             `${record.url} was handed over to ${fetched!.finalUrl}, never recorded`,

@@ -11,7 +11,11 @@ import type pg from 'pg';
  *   write the archive twice).
  * - frontier: every URL the crawl knows, unique per crawl; round is null while it is only a
  *   candidate for a coming round, state says whether it still waits to be fetched; `previous` is
- *   the URL's previous observation (JSON) that a re-visit asks with (a seed's only, as in one process).
+ *   the URL's previous observation (JSON) that a re-visit asks with (a seed's only, as in one process);
+ *   `continues` is set on a URL that a fetch reached by a redirect from another PLD, where that fetch
+ *   stopped (redirect-targets.ts: not in a round yet, so not a URL of its own): the URL asked for
+ *   whose fetch it continues. It is fetched in that URL's round by its own PLD's holder, and its
+ *   outcome completes that URL's row instead of getting one (coordinate.ts writeJournal).
  * - pld_lease: one row per PLD of the crawl: who holds it until when, and its politeness state
  *   (next allowed request start, delay in force), the robots.txt answers of its authorities
  *   (the web stage's RobotsEntry list as JSON) and the re-visit policy's trust in its 304s
@@ -54,9 +58,11 @@ CREATE TABLE IF NOT EXISTS frontier (
   inlinks integer NOT NULL DEFAULT 0,
   state text NOT NULL DEFAULT 'waiting' CHECK (state IN ('waiting', 'done', 'elsewhere')),
   previous text,
+  continues text,
   PRIMARY KEY (crawl, url)
 );
 ALTER TABLE frontier ADD COLUMN IF NOT EXISTS previous text;
+ALTER TABLE frontier ADD COLUMN IF NOT EXISTS continues text;
 CREATE INDEX IF NOT EXISTS frontier_queued ON frontier (crawl, pld) WHERE state = 'waiting' AND round IS NOT NULL;
 CREATE INDEX IF NOT EXISTS frontier_candidates ON frontier (crawl, depth) WHERE state = 'waiting' AND round IS NULL;
 CREATE TABLE IF NOT EXISTS pld_lease (
@@ -127,7 +133,7 @@ CREATE TABLE IF NOT EXISTS crawl_worker (
  * transaction): change it with SCHEMA. Where the database says it, SCHEMA has nothing to change,
  * and a worker connecting while others crawl runs none of it.
  */
-const VERSION = 'observatory distributed schema 3';
+const VERSION = 'observatory distributed schema 4';
 
 /**
  * How long the upgrade waits for one table lock before it gives way. SCHEMA's ALTER TABLEs lock

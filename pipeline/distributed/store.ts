@@ -8,7 +8,7 @@ import type {
   Statement,
 } from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
-import type { PldTrust } from '../crawl/index.ts';
+import { type FrontierPlace, type PldTrust, redirectTakesOver } from '../crawl/index.ts';
 import type { ContextMove } from './context-hops.ts';
 import type { StoredExchange } from './exchanges.ts';
 
@@ -67,6 +67,8 @@ export interface Outcome {
   readonly response: number | null;
   /** A 304 whose previous statements are carried over (the coordinator reads them). */
   readonly carried: boolean;
+  /** The URL asked for whose fetch this one continues (Queued.continues), or null. */
+  readonly continues: string | null;
 }
 
 /** A URL to fetch, as the frontier holds it. */
@@ -76,6 +78,11 @@ export interface Queued {
   readonly round: number;
   /** What a re-visit asks about (a seed's previous observation), if any. */
   readonly previous: PreviousObservation | null;
+  /**
+   * Set when this URL is not one of its own: a fetch of another PLD reached it by a redirect and
+   * stopped there (redirect-targets.ts); the URL asked for whose fetch this one goes on with.
+   */
+  readonly continues: string | null;
 }
 
 /** The first key of the per-crawl advisory lock that outcomes take before writing frontier rows. */
@@ -167,13 +174,16 @@ export async function crawlState(pool: pg.Pool, id: string): Promise<CrawlRow['s
   return (rows[0]?.state as CrawlRow['state'] | undefined) ?? null;
 }
 
-/** Where a crawl stands: URLs waiting in the current round, URLs recorded, URLs ever put in a round, PLDs leased. */
+/**
+ * Where a crawl stands: URLs waiting in the current round (continued fetches included), URLs
+ * recorded, URLs ever put in a round (those of their own: what the budget counts), PLDs leased.
+ */
 export async function crawlStatus(pool: pg.Pool, id: string) {
   const { rows } = await pool.query(
     `SELECT c.round,
        (SELECT count(*) FROM frontier f WHERE f.crawl = c.id AND f.state = 'waiting' AND f.round IS NOT NULL)::int AS waiting,
        (SELECT count(*) FROM result r WHERE r.crawl = c.id)::int AS recorded,
-       (SELECT count(*) FROM frontier f WHERE f.crawl = c.id AND f.round IS NOT NULL)::int AS assigned,
+       (SELECT count(*) FROM frontier f WHERE f.crawl = c.id AND f.round IS NOT NULL AND f.continues IS NULL)::int AS assigned,
        (SELECT count(*) FROM pld_lease l WHERE l.crawl = c.id AND l.expires_at > clock_timestamp())::int AS leased
      FROM crawl c WHERE c.id = $1`,
     [id],
@@ -227,6 +237,8 @@ export async function advanceRound(
   carriedLinks: readonly DocumentLinks[],
 ): Promise<number> {
   return inTransaction(pool, async (client) => {
+    // the frontier rows it writes are any of the crawl's, as an outcome's are (recordOutcome)
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FRONTIER_LOCK, id]);
     for (const { depth, links } of carriedLinks) await queueLinks(client, id, links, depth);
     const joined = await client.query(
       `UPDATE frontier f SET round = $2
@@ -454,14 +466,20 @@ export async function releaseLease(pool: pg.Pool, crawl: string, owner: string, 
 /** The PLD's next URL to fetch: most in-links first, then by URL (the one-process queue's order). */
 export async function nextUrl(pool: pg.Pool, crawl: string, pld: string): Promise<Queued | null> {
   const { rows } = await pool.query(
-    `SELECT url, depth, round, previous FROM frontier
+    `SELECT url, depth, round, previous, continues FROM frontier
      WHERE crawl = $1 AND pld = $2 AND state = 'waiting' AND round IS NOT NULL
      ORDER BY inlinks DESC, url COLLATE "C" LIMIT 1`,
     [crawl, pld],
   );
   const row = rows[0];
   return row
-    ? { url: row.url, depth: row.depth, round: row.round, previous: row.previous && JSON.parse(row.previous) }
+    ? {
+        url: row.url,
+        depth: row.depth,
+        round: row.round,
+        previous: row.previous && JSON.parse(row.previous),
+        continues: row.continues,
+      }
     : null;
 }
 
@@ -500,7 +518,10 @@ export async function storeExchanges(
   await insertExchanges(pool, crawl, source, exchanges);
 }
 
-/** Queues links of a document at `depth` as candidates of a coming round (in-links counted). */
+/**
+ * Queues links of a document at `depth` as candidates of a coming round (in-links counted). A
+ * continued fetch keeps the depth of the URL it continues: its document's links are that URL's.
+ */
 async function queueLinks(client: pg.PoolClient, crawl: string, links: readonly string[], depth: number) {
   if (links.length === 0) return;
   const sorted = [...links].sort();
@@ -508,17 +529,68 @@ async function queueLinks(client: pg.PoolClient, crawl: string, links: readonly 
     `INSERT INTO frontier (crawl, url, pld, depth, inlinks)
      SELECT $1, u, p, $4, 1 FROM unnest($2::text[], $3::text[]) AS t(u, p) ORDER BY u
      ON CONFLICT (crawl, url) DO UPDATE SET inlinks = frontier.inlinks + 1,
-       depth = least(frontier.depth, excluded.depth)`,
+       depth = CASE WHEN frontier.continues IS NULL THEN least(frontier.depth, excluded.depth)
+         ELSE frontier.depth END`,
     [crawl, sorted, sorted.map(urlPld), depth + 1],
   );
+}
+
+/** A frontier row's state as the place redirect-targets.ts rules on (no row: new). */
+function placeOf(
+  row: { state: string; round: number | null; continues: string | null } | undefined,
+): FrontierPlace {
+  if (!row) return 'new';
+  if (row.state === 'elsewhere' || row.continues !== null) return 'elsewhere';
+  if (row.state === 'done') return 'done';
+  return row.round === null ? 'candidate' : 'queued';
+}
+
+/**
+ * The redirect targets of one outcome that the redirects take over (redirect-targets.ts): each
+ * becomes fetched elsewhere, but for `handedOver`, the URL of another PLD where the fetch stopped,
+ * which waits in `round` for its PLD's holder as the continuation of `continues`'s fetch. Called
+ * under the frontier lock, so the places read are still the places written over.
+ */
+async function takeOverTargets(
+  client: pg.PoolClient,
+  crawl: string,
+  targets: readonly string[],
+  handedOver: string | null,
+  at: { round: number; depth: number; continues: string },
+): Promise<void> {
+  if (targets.length === 0) return;
+  const { rows } = await client.query(
+    'SELECT url, state, round, continues FROM frontier WHERE crawl = $1 AND url = ANY($2::text[])',
+    [crawl, targets],
+  );
+  const known = new Map(rows.map((row) => [row.url as string, row]));
+  const taken = targets.filter((url) => redirectTakesOver(placeOf(known.get(url))));
+  const elsewhere = taken.filter((url) => url !== handedOver).sort();
+  if (elsewhere.length > 0) {
+    await client.query(
+      `INSERT INTO frontier (crawl, url, pld, depth, state)
+       SELECT $1, u, p, $4, 'elsewhere' FROM unnest($2::text[], $3::text[]) AS t(u, p) ORDER BY u
+       ON CONFLICT (crawl, url) DO UPDATE SET state = 'elsewhere'`,
+      [crawl, elsewhere, elsewhere.map(urlPld), at.depth],
+    );
+  }
+  if (handedOver !== null && taken.includes(handedOver)) {
+    await client.query(
+      `INSERT INTO frontier (crawl, url, pld, round, depth, continues) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (crawl, url) DO UPDATE SET round = excluded.round, depth = excluded.depth,
+         continues = excluded.continues`,
+      [crawl, handedOver, urlPld(handedOver), at.round, at.depth, at.continues],
+    );
+  }
 }
 
 /**
  * Records one URL's outcome, exactly once, while `owner` still holds its PLD: the exchanges its
  * worker made since its last outcome (`source`: that worker's fetcher), the result row, the
- * frontier row marked done, the politeness state, redirect targets marked as fetched elsewhere, a
- * target in another PLD queued in this round for that PLD's holder, and the links as candidates,
- * all in one transaction. False when the lease was lost or the URL was recorded already.
+ * frontier row marked done, the politeness state, redirect targets taken over as fetched elsewhere
+ * (a target in another PLD where the fetch stopped then waits in this round for that PLD's holder,
+ * to continue the fetch), and the links as candidates, all in one transaction. False when the
+ * lease was lost or the URL was recorded already.
  */
 export async function recordOutcome(
   pool: pg.Pool,
@@ -557,27 +629,13 @@ export async function recordOutcome(
     // at a time; the lock lasts to the commit, a few statements
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FRONTIER_LOCK, crawl]);
     await client.query(`UPDATE frontier SET state = 'done' WHERE crawl = $1 AND url = $2`, [crawl, url]);
-    const elsewhere = record.redirects.map((hop) => hop.to).filter((to) => to !== handedOver?.finalUrl);
-    const news: string[] = [...elsewhere, ...outcome.links];
-    if (elsewhere.length > 0) {
-      await client.query(
-        `INSERT INTO frontier (crawl, url, pld, depth, state)
-         SELECT $1, u, p, $4, 'elsewhere' FROM unnest($2::text[], $3::text[]) AS t(u, p) ORDER BY u
-         ON CONFLICT DO NOTHING`,
-        [crawl, [...new Set(elsewhere)], [...new Set(elsewhere)].map(urlPld), depth],
-      );
-    }
-    if (handedOver) {
-      const target = handedOver.finalUrl;
-      news.push(target);
-      await client.query(
-        `INSERT INTO frontier (crawl, url, pld, round, depth) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (crawl, url) DO UPDATE SET round = coalesce(frontier.round, excluded.round),
-           depth = least(frontier.depth, excluded.depth)
-         WHERE frontier.state = 'waiting'`,
-        [crawl, target, urlPld(target), outcome.round, depth],
-      );
-    }
+    const targets = [...new Set(record.redirects.map((hop) => hop.to))];
+    await takeOverTargets(client, crawl, targets, handedOver?.finalUrl ?? null, {
+      round: outcome.round,
+      depth,
+      continues: outcome.continues ?? url,
+    });
+    const news: string[] = [...targets, ...outcome.links];
     await queueLinks(client, crawl, outcome.links, depth);
     await addPlds(client, crawl, news.map(urlPld), lease.delayMs);
     // last, so that the lease row is locked only briefly (renewals update it too)
@@ -607,6 +665,8 @@ export interface StoredResult {
   readonly handedOver: FetchResult | null;
   /** A 304 whose previous statements are carried over (`statements` holds none of them). */
   readonly carried: boolean;
+  /** The URL asked for whose fetch this one continued (Queued.continues), or null: a URL of its own. */
+  readonly continues: string | null;
 }
 
 /** Results of round `round` that carried a 304's statements over, below `maxDepth` (their links count). */
@@ -659,8 +719,9 @@ export async function* readResults(pool: pg.Pool, crawl: string, batch = 500): A
   let after = '';
   for (;;) {
     const { rows } = await pool.query(
-      `SELECT url, depth, record, statements, handed_over, carried FROM result
-       WHERE crawl = $1 AND url COLLATE "C" > $2 ORDER BY url COLLATE "C" LIMIT $3`,
+      `SELECT r.url, r.depth, r.record, r.statements, r.handed_over, r.carried, f.continues
+       FROM result r LEFT JOIN frontier f ON f.crawl = r.crawl AND f.url = r.url
+       WHERE r.crawl = $1 AND r.url COLLATE "C" > $2 ORDER BY r.url COLLATE "C" LIMIT $3`,
       [crawl, after, batch],
     );
     for (const row of rows) {
@@ -671,6 +732,7 @@ export async function* readResults(pool: pg.Pool, crawl: string, batch = 500): A
         statements: JSON.parse(row.statements),
         handedOver: row.handed_over === null ? null : { ...JSON.parse(row.handed_over), body: null },
         carried: row.carried,
+        continues: row.continues,
       };
     }
     if (rows.length < batch) return;
@@ -678,10 +740,11 @@ export async function* readResults(pool: pg.Pool, crawl: string, batch = 500): A
   }
 }
 
-/** The URLs that joined each round, for the journal's round lines. */
+/** The URLs that joined each round, for the journal's round lines (continued fetches are no URLs of their own). */
 export async function roundMembers(pool: pg.Pool, crawl: string): Promise<Map<number, JoinedUrl[]>> {
   const { rows } = await pool.query(
-    `SELECT round, url, depth FROM frontier WHERE crawl = $1 AND round IS NOT NULL ORDER BY round, url COLLATE "C"`,
+    `SELECT round, url, depth FROM frontier WHERE crawl = $1 AND round IS NOT NULL AND continues IS NULL
+     ORDER BY round, url COLLATE "C"`,
     [crawl],
   );
   const rounds = new Map<number, JoinedUrl[]>();

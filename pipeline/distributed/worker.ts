@@ -310,8 +310,8 @@ function politeness(tools: CrawlTools, h: Held): Lease {
  * Crawls one leased PLD, one URL at a time in the one-process queue's order, with the existing
  * per-document code: the fetcher (politeness, robots.txt, redirects), the re-visit policy, the
  * URL claims that store a final URL once, and processFetch. A redirect into another PLD stops
- * there: that URL is queued for its PLD's holder (recordOutcome) and this record is completed when
- * the journal is written.
+ * there: that URL is queued for its PLD's holder (recordOutcome), to continue the fetch where it is
+ * not a URL of its own, and this record is completed when the journal is written.
  */
 async function crawlPld(
   pool: pg.Pool,
@@ -352,9 +352,11 @@ async function crawlPld(
           : await processFetch(fetched, where, { config, loadContext: w.contexts.load }, revisit);
       // a wait for a JSON-LD context can outlast the lease (or the worker): such a record is not kept
       if (h.stop.signal.aborted) return recorded;
+      // a continued fetch's document is that of the URL asked for, as in one process's one fetch
+      const asked = next.continues ?? next.url;
       const links =
         next.depth < maxDepth
-          ? documentLinks(next.url, doc.record.finalUrl, doc.statements, config.maxLinksPerDocument)
+          ? documentLinks(asked, doc.record.finalUrl, doc.statements, config.maxLinksPerDocument)
           : [];
       h.lease = { ...politeness(tools, h), trust: w.revisits?.trustOf(pld) ?? h.lease.trust };
       const exchanges = w.exchanges?.take() ?? [];
@@ -374,6 +376,7 @@ async function crawlPld(
           // the record's WARC pointer is its final response's, as in one process (a hand-over has none)
           response: fetched.handedOver ? null : fetched.responseId,
           carried: revisit.carried !== null,
+          continues: next.continues,
         },
         w.source,
         exchanges,

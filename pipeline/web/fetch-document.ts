@@ -61,6 +61,11 @@ function finish(
   };
 }
 
+/** Why a fetch whose redirect leads to `url`, a URL it requested already, ends in redirect_loop. */
+export function redirectLoopMessage(url: string): string {
+  return `${url} is already on the redirect path`;
+}
+
 /**
  * Asked before each request of a document fetch (the URL asked for and every redirect target):
  * true when this fetch may request `url`, false when another fetch of the same crawl already did,
@@ -189,14 +194,7 @@ export async function fetchWithRules(
     next.hash = '';
     p.redirects.push({ from: current.href, to: next.href, status: outcome.status, at: outcome.sentAt });
     if (visited.has(next.href)) {
-      return finish(
-        ctx,
-        p,
-        current.href,
-        outcome,
-        'redirect_loop',
-        `${next.href} is already on the redirect path`,
-      );
+      return finish(ctx, p, current.href, outcome, 'redirect_loop', redirectLoopMessage(next.href));
     }
     if (p.redirects.length > ctx.config.maxRedirects) {
       return finish(

@@ -7,7 +7,7 @@ export { ACCEPT_ENCODING, ACCEPT_JSONLD, ACCEPT_RDF } from './accept.ts';
 export { isBlockedAddress } from './address-guard.ts';
 export { decodeBody } from './decode-body.ts';
 export type { ExchangeObserver, ExchangeRecord, RawResponse, Truncation } from './exchange-record.ts';
-export type { UrlClaim } from './fetch-document.ts';
+export { redirectLoopMessage, type UrlClaim } from './fetch-document.ts';
 export type { Fetcher, FetcherOptions } from './fetcher.ts';
 export { createFetcher } from './fetcher.ts';
 export { alternateJsonLd, isJsonType } from './link-header.ts';
