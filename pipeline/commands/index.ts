@@ -10,6 +10,7 @@ import { reparseCommand } from './reparse.ts';
 import { reportCommand } from './report.ts';
 import { simwebCommand } from './simweb.ts';
 import { snapshotCommand } from './snapshot.ts';
+import { statusCommand } from './status.ts';
 import { statsCommand } from './stats.ts';
 import { tickCommand } from './tick.ts';
 import { verifyCommand } from './verify.ts';
@@ -24,6 +25,7 @@ export const commands: Array<() => Command> = [
   planCommand,
   evaluateCommand,
   verifyCommand,
+  statusCommand,
   migrateCommand,
   reparseCommand,
   statsCommand,

@@ -134,6 +134,15 @@ async function sweepLeftovers(path: string, mine: string): Promise<void> {
   }
 }
 
+/** Who holds the lock at `path`, and whether that process still runs; null when nothing holds it. */
+export async function lockHolder(
+  path: string,
+): Promise<{ readonly pid: number; readonly alive: boolean } | null> {
+  const held = await readHeld(path);
+  if (!held) return null;
+  return { pid: held.pid, alive: Number.isInteger(held.pid) && holderAlive(held.pid, held.start) };
+}
+
 /**
  * Takes a lock file holding the owner's pid and start (one publisher per snapshot root, one crawl
  * run at a time). The lock appears complete in one step (the pid is written to a file of our own, then

@@ -1,9 +1,11 @@
 /**
  * The observe stage: runs one observation of the Web of Data end to end (crawl, publish, move
  * the re-visit schedule on) for the `snapshot` and `tick` commands and the demo, and publishes
- * the kernel expansion's crawls.
+ * the kernel expansion's crawls; and tells the health of a snapshots root (`status`).
  */
 export type { ObserveContext } from './crawl-and-publish.ts';
+export type { Health, HealthLimits } from './health.ts';
+export { observatoryHealth } from './health.ts';
 export type { ExpansionPlan, ExpansionSetup } from './publish-expansion.ts';
 export { expansionPublisher } from './publish-expansion.ts';
 export type { TickContext, TickOutcome } from './tick.ts';

@@ -107,6 +107,34 @@ function moveAside(base: string, name: string, now: number): string {
   return movedTo;
 }
 
+/** A run found in `.incomplete/` as it is, without resuming or moving anything (what `status` shows). */
+export interface RunFound {
+  readonly name: string;
+  /** Null for a folder whose name is no snapshot name. */
+  readonly kind: SnapshotKind | null;
+  /** Null when its run.json is damaged (then `problem` says how). */
+  readonly startedAt: number | null;
+  readonly problem: string | null;
+}
+
+/** `<name>.damaged-<stamp>`: where a damaged run was moved aside (moveAside). */
+const DAMAGED = /\.damaged-[0-9TZ-]+$/;
+
+/** Every run in `.incomplete/` (unfinished, and those moved aside as damaged), read only. */
+export async function listRuns(root: string): Promise<{ runs: RunFound[]; movedAside: string[] }> {
+  const base = join(root, INCOMPLETE_DIR);
+  const names = await readdir(base).catch(() => [] as string[]);
+  const runs: RunFound[] = [];
+  for (const name of names) {
+    const text = await readFile(join(base, name, RUN_FILE), 'utf8').catch(() => null);
+    if (text === null || DAMAGED.test(name)) continue;
+    const problem = runStateProblem(text, name);
+    const startedAt = problem === null ? (JSON.parse(text) as RunState).startedAt : null;
+    runs.push({ name, kind: snapshotKindOf(name), startedAt, problem });
+  }
+  return { runs, movedAside: names.filter((n) => DAMAGED.test(n)) };
+}
+
 /** Runs in progress of one kind: the one to resume, and those whose run.json was damaged. */
 export interface UnfinishedRuns {
   readonly run: RunState | null;
@@ -153,11 +181,15 @@ export function reportDamagedRun(damaged: DamagedRun, consequence: string, logge
   );
 }
 
-/** Runs `fn` holding the root's run lock: one crawl (weekly or tick) at a time per snapshots folder. */
+/** The root's run lock: one crawl (weekly or tick) at a time per snapshots folder. */
+export function runLockPath(root: string): string {
+  return join(root, INCOMPLETE_DIR, 'run.lock');
+}
+
+/** Runs `fn` holding the root's run lock. */
 export async function withRunLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
-  const base = join(root, INCOMPLETE_DIR);
-  makeDirectory(base, 'the crawl folder');
-  const release = await acquirePidLock(join(base, 'run.lock'), 'another observatory crawl');
+  makeDirectory(join(root, INCOMPLETE_DIR), 'the crawl folder');
+  const release = await acquirePidLock(runLockPath(root), 'another observatory crawl');
   try {
     return await fn();
   } finally {

@@ -25,8 +25,8 @@ export { CHECKSUMS_FILE, MANIFEST_FILE, parseChecksums, readManifest } from './m
 export type { PreviousContent } from './previous-content.ts';
 export { openPreviousContent } from './previous-content.ts';
 export type { Publication, PublishedSnapshot, PublishOptions } from './publish.ts';
-export { INCOMPLETE_DIR, openPublication, PHASE_WEIGHTS, publishSnapshot } from './publish.ts';
-export { readSchedule } from './read-schedule.ts';
+export { INCOMPLETE_DIR, openPublication, PHASE_WEIGHTS, PUBLISH_LOCK, publishSnapshot } from './publish.ts';
+export { readSchedule, scheduleDue } from './read-schedule.ts';
 export type { ReparseOptions } from './reparse.ts';
 export { reparseSnapshot } from './reparse.ts';
 export type { ColumnSpec, SchemaVersion, TableName } from './schema.ts';

@@ -40,6 +40,8 @@ import { type CdxjDraft, draftCdxj } from './warc-output.ts';
 
 /** The folder, under a snapshot root, where crawls in progress and publishes being built live. */
 export const INCOMPLETE_DIR = '.incomplete';
+/** The lock of the one publish at a time per snapshots root, in INCOMPLETE_DIR. */
+export const PUBLISH_LOCK = 'publish.lock';
 
 export interface PublishOptions {
   /** The snapshots folder (holds index.json and one folder per snapshot). */
@@ -242,7 +244,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
   const folder = join(root, options.name);
   const log = options.log ?? silentLogger;
   makeDirectory(dir, 'the publish folder');
-  const release = await acquirePidLock(join(root, INCOMPLETE_DIR, 'publish.lock'), 'another publish');
+  const release = await acquirePidLock(join(root, INCOMPLETE_DIR, PUBLISH_LOCK), 'another publish');
   const cleanUp = async () => {
     for (const path of [...Object.values(scratch), `${database}.wal`, `${database}.tmp`]) {
       await rm(path, { recursive: true, force: true });

@@ -25,3 +25,26 @@ export async function readSchedule(folder: string): Promise<ScheduleEntry[]> {
     session.close();
   }
 }
+
+/**
+ * When a snapshot's schedule next wants a re-visit, and how many of its documents were due before
+ * `overdueBefore` (a tick missed them): one aggregate, not the schedule's rows.
+ */
+export async function scheduleDue(
+  folder: string,
+  overdueBefore: number,
+): Promise<{ readonly nextDue: number | null; readonly overdue: number }> {
+  const session = await openDuckDb();
+  try {
+    const file = sqlString(join(folder, parquetFileName('schedule')));
+    const [[next, overdue]] = (
+      await session.connection.runAndReadAll(
+        `SELECT epoch_ms(min(next_due)), count(*) FILTER (epoch_ms(next_due) < ${Math.floor(overdueBefore)})
+         FROM read_parquet(${file})`,
+      )
+    ).getRows();
+    return { nextDue: next === null ? null : Number(next), overdue: Number(overdue) };
+  } finally {
+    session.close();
+  }
+}
