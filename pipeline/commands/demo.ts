@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { request } from 'undici';
-import { crawlConfig, createLogger, invalidInput } from '../core/index.ts';
+import { crawlConfig, createLogger, invalidInput, readUriList } from '../core/index.ts';
 import { type CaptureMeasures, type DemoResult, prepareDemoFolder, runDemo } from '../demo/index.ts';
 import { SCENARIOS, type SimWeb, startSimWeb } from '../simweb/index.ts';
 import { buildPortal, type PortalServer, servePortal } from '../stats/index.ts';
@@ -62,7 +62,11 @@ async function tourSimWeb(sim: SimWeb, out: string): Promise<void> {
   w(`  formats: ${s.formats.join(', ')}`);
   w(`  fault kinds (rate x${s.faults}): ${s.faultKinds.join(', ')}`);
   w(`  ${s.scenarios} catalogued scenarios (docs/simweb.md)`);
-  w(`  core seed list: ${seeds} (${sim.coreSeeds.length} URIs)`);
+  // the list names a few vocabulary terms (#fragment) beside their documents, as real lists do
+  const coreSeeds = (await readUriList(seeds)).length;
+  w(
+    `  core seed list: ${seeds} (${sim.coreSeeds.length} URIs, ${coreSeeds} without #fragments and duplicates: the core seeds)`,
+  );
   w('example requests:');
   for (const e of examples(sim))
     w(`  ${e.what}\n    GET ${e.url}${e.accept ? ` (Accept: ${e.accept})` : ''}\n    ${await ask(sim, e)}`);
@@ -175,8 +179,10 @@ export function demoCommand(): Command {
       for (const r of result.strategies.slice(1))
         say(`(the ${r.strategy} series crawled the kernel only, for this comparison: ${r.snapshotsDir})`);
       say('');
+      const total = result.published.reduce((sum, [, count]) => sum + count, 0);
+      const kinds = result.published.map(([kind, count]) => `${count} ${kind}`).join(', ');
       say(
-        `${result.published} snapshots in ${result.snapshotsDir} (check: npx observatory verify --root ${result.snapshotsDir})`,
+        `${total} snapshots in ${result.snapshotsDir} (${kinds}; check: npx observatory verify --root ${result.snapshotsDir})`,
       );
       const portal = await publishPortal(cli, out, result.snapshotsDir);
       say(`portal built: ${join(out, 'portal')}`);

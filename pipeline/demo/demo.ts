@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CrawlConfig, Logger } from '../core/index.ts';
+import type { CrawlConfig, Logger, SnapshotKind } from '../core/index.ts';
 import { clockStartingAt, parseResolveRule, readUriList } from '../core/index.ts';
 import { runExpansion, writeExpansion } from '../crawl/index.ts';
 import { expansionPublisher, runTick, runWeeklySnapshot } from '../observe/index.ts';
 import { DAY, defaultStrategy, SLOT_MS, SLOTS_PER_WEEK, WEEK } from '../schedule/index.ts';
 import type { SimWeb } from '../simweb/index.ts';
-import { openDuckDb, snapshotName, sqlString } from '../snapshot/index.ts';
+import { listSnapshots, openDuckDb, snapshotName, sqlString } from '../snapshot/index.ts';
 import { type CaptureMeasures, captureMeasures } from './truth-comparison.ts';
 
 export interface DemoOptions {
@@ -34,8 +34,8 @@ export interface DemoResult {
   /** The default strategy's snapshots: the observatory the portal shows. */
   readonly snapshotsDir: string;
   readonly kernel: number;
-  /** Snapshots published in snapshotsDir. */
-  readonly published: number;
+  /** Snapshots in snapshotsDir's catalogue (index.json), per kind: weekly, interval, expand. */
+  readonly published: ReadonlyArray<readonly [kind: SnapshotKind, count: number]>;
   /** The default strategy first, then the one it is compared with. */
   readonly strategies: readonly StrategyMeasures[];
   readonly weeklyOnly: CaptureMeasures;
@@ -100,7 +100,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const seeds = await readUriList(coreFile);
   const expandAt = start - 60_000;
   sim.setClock(expandAt);
-  say(`expand: 2-hop crawl around ${seeds.length} core seeds`);
+  say(`expand: 2-hop crawl from the ${seeds.length} core seeds`);
   const expandClock = clockStartingAt(expandAt);
   const expansion = await runExpansion({
     seeds,
@@ -145,7 +145,6 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     },
   ];
   const [main] = series;
-  let published = 0;
   // `weeks` full weeks (a weekly snapshot and its 15 ticks each), closed by one more weekly snapshot
   for (let week = 0; week <= o.weeks; week++) {
     const weekStart = start + week * WEEK;
@@ -162,7 +161,6 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       if (weekly.status !== 'published')
         throw new Error(`weekly snapshot of week ${week + 1} (${s.strategy}): ${weekly.status}`);
       if (s !== main) continue;
-      published++;
       const c = weekly.snapshot.manifest.counts;
       say(
         `week ${week + 1}: weekly snapshot ${weekly.snapshot.name}: ${c.documents} documents, ${c.statements} statements`,
@@ -181,7 +179,6 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
           clock: clockStartingAt(at),
         });
         if (tick.status !== 'published') continue;
-        if (s === main) published++;
         ticks.get(s)!.push(`${slot}:${tick.due}`);
       }
     }
@@ -212,6 +209,11 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     });
     weeklyOnly ??= captureMeasures(observed.weekly, truth, span);
   }
+  // counted from the catalogue, not alongside: what index.json lists is what was published
+  const catalogue = await listSnapshots(snapshotsDir);
+  const published = (['weekly', 'interval', 'expand'] as const).map(
+    (kind) => [kind, catalogue.filter((e) => e.kind === kind).length] as const,
+  );
   return {
     snapshotsDir,
     kernel: kernel.length,

@@ -40,13 +40,13 @@ export interface ExpansionOfSnapshot {
   readonly of: number;
   /** Hops from the seeds (`--hops`). */
   readonly hops: number;
-  /** Core seed URIs the crawl started from (its round 0). */
+  /** How many core seeds the crawl started from (its round 0): the seed list's distinct URIs. */
   readonly seeds: number;
 }
 
 /** manifest.json: everything needed to cite, check and summarise one snapshot folder. */
 export interface SnapshotManifest {
-  /** Schema version of the folder's files: 1 or 2 (see schema.ts and the data dictionary). */
+  /** Schema version of the folder's files: the one it was published in (schema.ts, the data dictionary). */
   readonly schemaVersion: SchemaVersion;
   readonly name: string;
   readonly kind: SnapshotKind;

@@ -5,7 +5,10 @@ import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { readUriList } from '../../pipeline/core/index.ts';
 import { DEMO_MARKER } from '../../pipeline/demo/index.ts';
+import { listSnapshots, readManifest } from '../../pipeline/snapshot/index.ts';
+import { EXPANSION_ROUND } from '../../pipeline/stats/portal-data.ts';
 import { CLI, runCli } from './cli-process.ts';
 
 test('observatory demo runs the whole observatory and ends with a built portal', async () => {
@@ -29,6 +32,30 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   assert.equal(status, 0, stderr);
   assert.match(stdout, /600 documents, 40 PLDs/);
   assert.match(stdout, /kernel: \d+ URIs on \d+ PLDs/);
+  // every count printed says what it counts, and agrees with the files: the seed list's lines, the
+  // seeds the expansion started from (distinct documents), the catalogue's snapshots by kind
+  const coreFile = join(dir, 'seeds', 'core.txt');
+  const lines = readFileSync(coreFile, 'utf8').trim().split('\n').length;
+  const seeds = (await readUriList(coreFile)).length;
+  assert.ok(seeds < lines, `the simulated Web's list names vocabulary terms beside their documents`);
+  assert.ok(
+    stdout.includes(
+      `core seed list: ${coreFile} (${lines} URIs, ${seeds} without #fragments and duplicates: the core seeds)`,
+    ),
+    stdout,
+  );
+  assert.ok(stdout.includes(`expand: 2-hop crawl from the ${seeds} core seeds\n`), stdout);
+  const catalogue = await listSnapshots(join(dir, 'snapshots'));
+  const expansion = catalogue.find((e) => e.kind === 'expand');
+  assert.ok(expansion, 'the expansion crawl is catalogued');
+  assert.equal((await readManifest(join(dir, 'snapshots', expansion.name))).expansion?.seeds, seeds);
+  const count = (kind: string) => catalogue.filter((e) => e.kind === kind).length;
+  assert.ok(
+    stdout.includes(
+      `${catalogue.length} snapshots in ${join(dir, 'snapshots')} (${count('weekly')} weekly, ${count('interval')} interval, ${count('expand')} expand;`,
+    ),
+    stdout,
+  );
   assert.match(stdout, /week 1: weekly snapshot 2026-01-05/);
   assert.match(stdout, /week 2: weekly snapshot 2026-01-12/);
   assert.match(stdout, /\| weekly only \| \d+ \| \d+ \| \d+ \| [\d.]+% \| [\d.]+% \|/);
@@ -55,6 +82,13 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   assert.match(downloads, /id="expansion"/);
   // the DCAT description's IRI of the crawl (downloads/#<name>) is its row there
   assert.match(downloads, /<tr id="2026-01-0\dT\d{4}Z-expand-1"/);
+  // the round column of an expansion crawl, as the data dictionary says it (test/stats/data-dictionary.test.ts)
+  assert.ok(downloads.includes(EXPANSION_ROUND), 'the Downloads page says what round is');
+  // the Snapshots page lists every published crawl, the expansion's too (linked to its Downloads row)
+  const snapshotsPage = readFileSync(join(dir, 'portal', 'snapshots', 'index.html'), 'utf8');
+  for (const e of catalogue)
+    assert.ok(snapshotsPage.includes(`>${e.name}</a>`), `${e.name} on the Snapshots page`);
+  assert.match(snapshotsPage, new RegExp(`href="[^"]*downloads/#${expansion.name}">${expansion.name}</a>`));
   assert.match(
     readFileSync(join(dir, 'portal', 'reproductions', 'index.html'), 'utf8'),
     /the one crawl of expansion run \d{4}-\d\d-\d\dT\d{4}Z/,
