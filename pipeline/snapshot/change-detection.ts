@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ObjectKind, Statement } from '../core/index.ts';
+import type { Statement } from '../core/index.ts';
 import { diffStatements } from '../rdf/index.ts';
 import { retrievedRdf, sqlString } from './duckdb-session.ts';
 import { readManifest } from './manifest.ts';
+import { publishedQuadsSql, QUAD_COLUMNS, statementsByGraph } from './published-quads.ts';
 import { availabilityChangedSql, parquetFileName } from './schema.ts';
 
 /** Changed documents whose triples are diffed together; bounds the statements held in memory. */
@@ -43,36 +44,6 @@ async function loadPreviousObservations(
   return read;
 }
 
-/** A quads row (graph, then the six statement columns) as a Statement. */
-export function toStatement(row: unknown[]): Statement {
-  return {
-    subject: row[1] as string,
-    predicate: row[2] as string,
-    object: row[3] as string,
-    objectKind: row[4] as ObjectKind,
-    datatype: row[5] as string | null,
-    lang: row[6] as string | null,
-  };
-}
-
-/** Reads `sql` (graph, then the six statement columns) into the statements of each graph. */
-export async function statementsByGraph(
-  connection: DuckDBConnection,
-  sql: string,
-): Promise<Map<string, Statement[]>> {
-  const byGraph = new Map<string, Statement[]>();
-  const reader = await connection.runAndReadAll(sql);
-  for (const row of reader.getRows()) {
-    const graph = row[0] as string;
-    const list = byGraph.get(graph);
-    if (list) list.push(toStatement(row));
-    else byGraph.set(graph, [toStatement(row)]);
-  }
-  return byGraph;
-}
-
-const QUAD_COLUMNS = 'graph, subject, predicate, object, object_kind, datatype, lang';
-
 /** Counts added and removed triples for every changed document, batch by batch, into diff_counts. */
 async function diffChangedDocuments(
   connection: DuckDBConnection,
@@ -85,6 +56,8 @@ async function diffChangedDocuments(
       WHERE c.changed ORDER BY p.previous_snapshot, d.url`)
   ).getRows() as string[][];
   const appender = await connection.createAppender('diff_counts');
+  // each earlier snapshot's quads in the current schema's shape (an older folder lacks columns)
+  const quadsOf = new Map<string, string>();
   for (let start = 0; start < changed.length; start += DIFF_BATCH) {
     const batch = changed.slice(start, start + DIFF_BATCH);
     const current = await statementsByGraph(
@@ -95,12 +68,16 @@ async function diffChangedDocuments(
     const previous = new Map<string, Map<string, Statement[]>>();
     for (const snapshot of new Set(batch.map((r) => r[2]))) {
       const graphs = batch.filter((r) => r[2] === snapshot).map((r) => sqlString(r[3]));
-      const file = sqlString(join(folderOf.get(snapshot)!, parquetFileName('quads')));
+      let quads = quadsOf.get(snapshot);
+      if (quads === undefined) {
+        quads = await publishedQuadsSql(folderOf.get(snapshot)!);
+        quadsOf.set(snapshot, quads);
+      }
       previous.set(
         snapshot,
         await statementsByGraph(
           connection,
-          `SELECT ${QUAD_COLUMNS} FROM read_parquet(${file}) WHERE graph IN (${graphs.join(', ')})`,
+          `SELECT ${QUAD_COLUMNS} FROM ${quads} WHERE graph IN (${graphs.join(', ')})`,
         ),
       );
     }

@@ -65,16 +65,20 @@ export function escapeLiteralSql(value: string): string {
 const cat = (...pieces: string[]) => `concat(${pieces.join(', ')})`;
 
 /**
- * SQL for one N-Quads line without its final newline, from the quads columns graph, subject,
- * predicate, object, object_kind, datatype and lang: the line serializeNQuads writes for it.
+ * SQL for one N-Quads 1.2 line without its final newline, from the quads columns graph, subject,
+ * predicate, object, object_kind, datatype, lang and direction: the line serializeNQuads writes for
+ * it. A triple term is written as the object column holds it; source_graph is not written (the
+ * graph is the document).
  */
 export function nquadsLineSql(): string {
   const subject = `CASE WHEN starts_with(subject, '_') THEN subject ELSE ${cat(`'<'`, escapeIriSql('subject'), `'>'`)} END`;
-  const suffix = `CASE WHEN lang IS NOT NULL THEN ${cat(`'@'`, 'lang')}
+  // concat skips the NULL of `'--' || direction` when there is no direction
+  const suffix = `CASE WHEN lang IS NOT NULL THEN ${cat(`'@'`, 'lang', `'--' || direction`)}
       WHEN datatype IS NULL OR datatype = '${XSD_STRING}' THEN ''
       ELSE ${cat(`'^^<'`, escapeIriSql('datatype'), `'>'`)} END`;
   const object = `CASE object_kind WHEN 'iri' THEN ${cat(`'<'`, escapeIriSql('object'), `'>'`)}
-      WHEN 'bnode' THEN object ELSE ${cat(`'"'`, escapeLiteralSql('object'), `'"'`, suffix)} END`;
+      WHEN 'bnode' THEN object WHEN 'triple' THEN object
+      ELSE ${cat(`'"'`, escapeLiteralSql('object'), `'"'`, suffix)} END`;
   return cat(
     subject,
     `' <'`,

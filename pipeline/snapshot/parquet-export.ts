@@ -27,8 +27,9 @@ function tableQuery(table: TableName): string {
         FROM stage_documents d LEFT JOIN graph_statements g ON g.graph = d.final_url ORDER BY url`;
     case 'quads':
       // staging merged the triples repeated in a document (see stageJournal)
-      return `SELECT graph, subject, predicate, object, object_kind, datatype, lang FROM stage_quads
-        ORDER BY graph, subject, predicate, object, object_kind, datatype NULLS FIRST, lang NULLS FIRST`;
+      return `SELECT graph, subject, predicate, object, object_kind, datatype, lang, direction, source_graph
+        FROM stage_quads ORDER BY graph, subject, predicate, object, object_kind, datatype NULLS FIRST,
+          lang NULLS FIRST, direction NULLS FIRST, source_graph NULLS FIRST`;
     case 'redirects':
       return `SELECT url, hop, from_url, to_url, status, epoch_ms(at_ms) AS at
         FROM stage_redirects ORDER BY from_url, url, hop`;

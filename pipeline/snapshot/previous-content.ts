@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { PreviousObservation, RdfFormat, Statement } from '../core/index.ts';
 import { listSnapshots, observationSnapshots } from './catalogue.ts';
-import { statementsByGraph } from './change-detection.ts';
 import { openDuckDb, queryRows, sqlString } from './duckdb-session.ts';
+import { publishedQuadsSql, QUAD_COLUMNS, statementsByGraph } from './published-quads.ts';
 import { parquetFileName } from './schema.ts';
 
 /** The previous observations of a crawl's URLs, and their statements on demand. */
@@ -103,16 +103,21 @@ export async function openPreviousContent(
     waiting = [];
     reading = reading.then(() => read(batch));
   };
+  // each snapshot's quads in the current schema's shape (an older folder lacks columns)
+  const quadsOf = new Map<string, string>();
   const read = async (batch: typeof waiting) => {
     for (const snapshot of new Set(batch.map((w) => w.o.snapshot))) {
       const mine = batch.filter((w) => w.o.snapshot === snapshot);
       try {
-        const file = sqlString(join(folders.get(snapshot)!, parquetFileName('quads')));
+        let quads = quadsOf.get(snapshot);
+        if (quads === undefined) {
+          quads = await publishedQuadsSql(folders.get(snapshot)!);
+          quadsOf.set(snapshot, quads);
+        }
         const graphs = [...new Set(mine.map((w) => sqlString(w.o.finalUrl)))].join(', ');
         const byGraph = await statementsByGraph(
           connection,
-          `SELECT graph, subject, predicate, object, object_kind, datatype, lang FROM read_parquet(${file})
-            WHERE graph IN (${graphs})`,
+          `SELECT ${QUAD_COLUMNS} FROM ${quads} WHERE graph IN (${graphs})`,
         );
         for (const w of mine) w.resolve(byGraph.get(w.o.finalUrl) ?? []);
       } catch (error) {

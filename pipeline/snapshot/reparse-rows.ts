@@ -2,8 +2,8 @@ import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CrawledDocument, DocumentRecord, Statement } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
-import { toStatement } from './change-detection.ts';
 import { sqlString } from './duckdb-session.ts';
+import { publishedQuadsSql, QUAD_COLUMNS, toStatement } from './published-quads.ts';
 import { parquetFileName } from './schema.ts';
 
 const table = (folder: string, name: 'documents' | 'redirects' | 'quads') =>
@@ -84,7 +84,7 @@ export async function* carriedDocuments(
   );
   const quads = streamRows(
     connections[1],
-    `SELECT graph, subject, predicate, object, object_kind, datatype, lang FROM ${table(sourceFolder, 'quads')}
+    `SELECT ${QUAD_COLUMNS} FROM ${await publishedQuadsSql(sourceFolder)}
       WHERE graph IN (SELECT final_url FROM ${table(folder, 'documents')} AS d WHERE ${CARRIED}
         AND d.carried_from = ${name})
       ORDER BY graph`,

@@ -71,6 +71,8 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object
     col('object_kind', 'VARCHAR'),
     col('datatype', 'VARCHAR'),
     col('lang', 'VARCHAR'),
+    col('direction', 'VARCHAR'),
+    col('source_graph', 'VARCHAR'),
   ],
   redirects: [
     ...SNAPSHOT_COLUMNS,
@@ -124,7 +126,10 @@ const V3_COLUMNS: Readonly<Record<string, string>> = {
  * Columns schema 4 added to quads (docs/rdf.md): the publisher's own graph name and the RDF 1.2
  * terms, with their types.
  */
-const V4_QUAD_COLUMNS: Readonly<Record<string, string>> = {};
+const V4_QUAD_COLUMNS: Readonly<Record<string, string>> = {
+  direction: 'VARCHAR',
+  source_graph: 'VARCHAR',
+};
 
 /** Schema 3, as published before schema 4's quads columns (its changes table had the 304 error, see readTableSql). */
 const TABLES_V3: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.freeze({

@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { Logger, ScheduleEntry } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
-import { type JournalScan, readJournalFile, scanJournal, writeJournalDocuments } from '../crawl/journal.ts';
+import {
+  CODE_KIND,
+  type JournalScan,
+  PACKED_STATEMENT_FIELDS,
+  readJournalFile,
+  scanJournal,
+  writeJournalDocuments,
+} from '../crawl/journal.ts';
 import { memoryBytes, queryRows, sqlString } from './duckdb-session.ts';
 
 const FINGERPRINT_MODULUS = 1n << 256n;
@@ -16,7 +23,7 @@ CREATE TABLE stage_documents (
   etag VARCHAR, last_modified VARCHAR, headers_json VARCHAR, redirects INTEGER, warc_filename VARCHAR,
   warc_offset BIGINT, warc_length BIGINT, validation VARCHAR, carried_from VARCHAR);
 CREATE TABLE stage_quads (graph VARCHAR, subject VARCHAR, predicate VARCHAR, object VARCHAR,
-  object_kind VARCHAR, datatype VARCHAR, lang VARCHAR);
+  object_kind VARCHAR, datatype VARCHAR, lang VARCHAR, direction VARCHAR, source_graph VARCHAR);
 CREATE TABLE stage_redirects (url VARCHAR, hop INTEGER, from_url VARCHAR, to_url VARCHAR, status INTEGER,
   at_ms BIGINT);
 CREATE TABLE stage_schedule (url VARCHAR, level INTEGER, interval_ms BIGINT, next_due_ms BIGINT,
@@ -52,6 +59,18 @@ const RECORD_TYPE = `STRUCT(url VARCHAR, "finalUrl" VARCHAR, "downloadedBy" VARC
   "contentSha256" VARCHAR, "graphHash" VARCHAR, etag VARCHAR, "lastModified" VARCHAR, headers JSON,
   redirects STRUCT("from" VARCHAR, "to" VARCHAR, status INTEGER, "at" DOUBLE)[], "warcFilename" VARCHAR,
   "warcOffset" DOUBLE, "warcLength" DOUBLE, validation VARCHAR, "carriedFrom" VARCHAR)`;
+
+/**
+ * The stage_quads columns of a packed statement `s` (a VARCHAR list, pipeline/crawl/journal.ts), each
+ * named by its column: a field a shorter list lacks (journals written before it existed) is NULL.
+ */
+const PACKED_COLUMNS = PACKED_STATEMENT_FIELDS.map((name, i) =>
+  name === 'object_kind'
+    ? `CASE s[${i + 1}] ${Object.entries(CODE_KIND)
+        .map(([code, kind]) => `WHEN '${code}' THEN '${kind}'`)
+        .join(' ')} END AS object_kind`
+    : `s[${i + 1}] AS ${name}`,
+).join(', ');
 
 /** Milliseconds and byte counts as the publisher stores them (JS numbers may carry fractions). */
 const int64 = (value: string) => `round(${value})::BIGINT`;
@@ -150,8 +169,7 @@ async function loadJournal(
     // statements for a final URL another fetch downloaded stops the read, and is named below. Parts
     // no document line names (a crawl killed while writing them) made partsComplete fail, so every
     // part read here is a document's
-    await connection.run(`INSERT INTO stage_quads SELECT graph, s[1], s[2], s[3],
-        CASE s[4] WHEN 'i' THEN 'iri' WHEN 'b' THEN 'bnode' WHEN 'l' THEN 'literal' END, s[5], s[6]
+    await connection.run(`INSERT INTO stage_quads BY NAME SELECT graph, ${PACKED_COLUMNS}
       FROM (SELECT coalesce(record."finalUrl", graph) AS graph, unnest(CASE
           WHEN statements IS NULL THEN error('a document line without statements')
           WHEN record."downloadedBy" IS NOT NULL AND (len(statements) > 0 OR parts IS NOT NULL)

@@ -6,10 +6,13 @@ import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { ObjectKind, Statement } from '../../pipeline/core/index.ts';
 import { serializeNQuads } from '../../pipeline/rdf/index.ts';
+import { tripleTermText } from '../../pipeline/rdf/triple-term.ts';
 import { openDuckDb, sqlString } from '../../pipeline/snapshot/duckdb-session.ts';
 import { exportNquads } from '../../pipeline/snapshot/nquads-export.ts';
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
+const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
+const RDF_DIR_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString';
 
 /** Every character class the escaping treats apart, alone and mixed with ordinary text. */
 const HOSTILE = [
@@ -63,6 +66,21 @@ function hostileQuads(): Array<{ graph: string; statement: Statement }> {
         'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString',
         'en-GB',
       ),
+      // RDF 1.2: a directional literal, a triple term, and a statement in the publisher's graph
+      {
+        ...st('_:b1', 'http://p.example/', h, 'literal', RDF_DIR_LANG_STRING, 'ar'),
+        direction: 'rtl' as const,
+      },
+      st(
+        `http://s.example/${h}`,
+        'http://p.example/',
+        tripleTermText(st('_:b1', `http://p.example/${h}`, h, 'literal', XSD_STRING)),
+        'triple',
+      ),
+      {
+        ...st('_:b1', 'http://p.example/', h, 'literal', RDF_LANG_STRING, 'en'),
+        sourceGraph: `http://sg/${h}`,
+      },
     ]) {
       out.push({ graph, statement });
     }
@@ -77,10 +95,11 @@ test('the N-Quads DuckDB writes are the bytes serializeNQuads writes, hostile st
     const { connection } = session;
     const quads = hostileQuads();
     await connection.run(`CREATE TABLE q (graph VARCHAR, subject VARCHAR, predicate VARCHAR, object VARCHAR,
-      object_kind VARCHAR, datatype VARCHAR, lang VARCHAR)`);
+      object_kind VARCHAR, datatype VARCHAR, lang VARCHAR, direction VARCHAR, source_graph VARCHAR)`);
     const appender = await connection.createAppender('q');
     for (const { graph, statement: s } of quads) {
-      for (const value of [graph, s.subject, s.predicate, s.object, s.objectKind, s.datatype, s.lang]) {
+      const row = [graph, s.subject, s.predicate, s.object, s.objectKind, s.datatype, s.lang];
+      for (const value of [...row, s.direction ?? null, s.sourceGraph ?? null]) {
         if (value === null) appender.appendNull();
         else appender.appendVarchar(value);
       }

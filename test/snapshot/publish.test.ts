@@ -114,6 +114,8 @@ test('quads.parquet holds every statement in its document graph, sorted by graph
     object_kind: 'literal',
     datatype: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString',
     lang: 'de',
+    direction: null,
+    source_graph: null,
   });
   assert.ok(rows.some((r) => r.graph === 'https://www.example.org/d2'));
   assert.equal(rows.filter((r) => r.object_kind === 'bnode').length, 3);
@@ -186,7 +188,7 @@ test('SHA256SUMS passes sha256sum -c and the manifest records files, counts and 
   const manifest = await readManifest(folder);
   assert.equal(manifest.kind, 'weekly');
   assert.equal(manifest.startedAt, '2026-11-16T00:00:00.000Z');
-  assert.equal(manifest.schemaVersion, 3);
+  assert.equal(manifest.schemaVersion, 4);
   assert.deepEqual(manifest.config, { concurrency: 64 });
   assert.deepEqual(manifest.counts, { documents: 7, statements: 15, redirects: 2, changes: 7, schedule: 0 });
   assert.equal(manifest.files.find((f) => f.name === 'quads.parquet')?.rows, 15);

@@ -44,7 +44,8 @@ export async function publishedContent(folder: string): Promise<PublishedContent
     return {
       documents: await rows(`SELECT ${line} AS l FROM read_parquet(${docs}) ORDER BY l`),
       quads: await rows(
-        `SELECT concat_ws(' ', graph, subject, predicate, object, object_kind, coalesce(datatype, ''), coalesce(lang, '')) AS l FROM read_parquet(${quads}) ORDER BY l`,
+        `SELECT concat_ws(' ', graph, subject, predicate, object, object_kind, coalesce(datatype, ''), coalesce(lang, ''),
+            coalesce(direction, ''), coalesce(source_graph, '')) AS l FROM read_parquet(${quads}) ORDER BY l`,
       ),
       duplicateUrls: await rows(
         `SELECT url FROM read_parquet(${docs}) GROUP BY url HAVING count(*) > 1 ORDER BY url`,
