@@ -110,7 +110,7 @@ test('demo --out refuses a folder holding files it did not write, and they survi
   assert.equal(stdout, '', 'nothing started');
   assert.match(
     stderr,
-    /^observatory: --out .*demo-home-\S+ holds files the demo did not write \(no \.observatory-demo in it\); .* \[invalid_input\]\n$/,
+    /^observatory: --out .*demo-home-\S+ holds files it did not write \(no \.observatory-demo in it\); .* \[invalid_input\]\n$/,
   );
   assert.deepEqual((await readdir(home)).sort(), ['.profile', 'notes']);
   assert.equal(readFileSync(join(home, 'notes', 'thesis.txt'), 'utf8'), 'years of work\n');
