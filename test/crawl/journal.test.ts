@@ -71,6 +71,43 @@ test('a journal replays what was appended, statements intact', async () => {
   assert.deepEqual(docs, [{ record, statements }]);
 });
 
+test('RDF 1.2 terms and graph names are packed only where set, and replay as they were appended', async () => {
+  const rdf12: Statement[] = [
+    ...statements,
+    {
+      ...statements[0],
+      datatype: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString',
+      lang: 'ar',
+      direction: 'rtl',
+    },
+    {
+      ...statements[1],
+      object: '<<( _:b1 <http://p/> "x"@en--ltr )>>',
+      objectKind: 'triple',
+      sourceGraph: '_:g',
+    },
+    { ...statements[0], lang: 'de', direction: 'ltr', sourceGraph: 'http://ex.org/g' },
+  ];
+  const dir = tempDir();
+  const j = openJournal(dir);
+  j.append({ t: 'doc', depth: 0, record: { ...record, statements: rdf12.length }, statements: rdf12 });
+  j.close();
+  const line = JSON.parse(readFileSync(join(dir, JOURNAL_FILE), 'utf8')) as { statements: unknown[][] };
+  assert.deepEqual(
+    line.statements.map((p) => p.slice(3)),
+    [
+      ['l', 'http://www.w3.org/2001/XMLSchema#string', null],
+      ['i', null, null],
+      ['l', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString', 'ar', 'rtl'],
+      ['t', null, null, null, '_:g'],
+      ['l', 'http://www.w3.org/2001/XMLSchema#string', 'de', 'ltr', 'http://ex.org/g'],
+    ],
+  );
+  const docs = [];
+  for await (const d of readJournalDocuments(dir)) docs.push(d);
+  assert.deepEqual(docs[0].statements, rdf12);
+});
+
 test('a torn last line (kill -9 mid-write) is cut off, and appending goes on after it', () => {
   const dir = tempDir();
   const j = openJournal(dir);

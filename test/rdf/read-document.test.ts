@@ -87,6 +87,36 @@ test('packed statements unpack to the same statements, whatever the string chunk
   assert.deepEqual(decodeStatements(encodeStatements(around, 4)), around);
 });
 
+test('packed statements keep triple terms, base directions and graph names, however many are in graphs', () => {
+  const DIR = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString';
+  const base = { subject: 'http://ex.org/s', predicate: 'http://ex.org/p', lang: null };
+  const shapes = [
+    {
+      ...base,
+      object: 'x',
+      objectKind: 'literal' as const,
+      datatype: DIR,
+      lang: 'ar',
+      direction: 'rtl' as const,
+    },
+    {
+      ...base,
+      object: '<<( _:b1 <http://ex.org/p> "y"@en--ltr )>>',
+      objectKind: 'triple' as const,
+      datatype: null,
+    },
+    { ...base, object: 'z', objectKind: 'literal' as const, datatype: XSD },
+  ];
+  // every statement in a graph (the packed numbers grow), then some, then none
+  for (const inGraph of [() => true, (i: number) => i % 7 === 3, () => false]) {
+    const statements = Array.from({ length: 300 }, (_, i) => {
+      const s = shapes[i % shapes.length];
+      return inGraph(i) ? { ...s, sourceGraph: i % 2 ? `http://ex.org/g${i % 5}` : '_:bg' } : s;
+    });
+    assert.deepEqual(decodeStatements(encodeStatements(statements, 64)), statements);
+  }
+});
+
 test('remote contexts a worker asks for are loaded on the main thread, once per document', async () => {
   const asked: string[] = [];
   const body = Buffer.from(
