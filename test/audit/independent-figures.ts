@@ -358,11 +358,11 @@ const AVAILABILITY = [
   ['always', () => true],
 ] as const;
 
-/** Documents by the share of their attempts that retrieved RDF (rounded to 3 decimals, as published). */
+/** Documents by the share of their attempts that retrieved RDF. */
 export function availabilityDistribution(truth: Truth): Row[] {
   const counts: Count = {};
   for (const h of truth.documents.values()) {
-    const a = Math.round((1000 * h.available) / h.attempts) / 1000;
+    const a = h.available / h.attempts;
     inc(counts, AVAILABILITY.find(([, test]) => test(a))![0]);
   }
   return AVAILABILITY.map(([l]) => l)
