@@ -1,7 +1,7 @@
 import jsonld from 'jsonld';
 import type { RemoteDocument } from 'jsonld/jsonld-spec.d.ts';
 import { ObservatoryError } from '../core/index.ts';
-import type { RdfJsQuad, RdfJsTerm } from './rdf-terms.ts';
+import { RDF_DIR_LANG_STRING, type RdfJsQuad, type RdfJsTerm } from './rdf-terms.ts';
 import type { Refusal, SyntaxInput } from './syntax-parser.ts';
 
 /** Nesting deeper than this is refused before jsonld's recursive algorithms could overflow the stack. */
@@ -66,6 +66,32 @@ function documentLoader({ loadContext, maxContexts }: SyntaxInput) {
   return { load, refusal: () => refusal };
 }
 
+/**
+ * The datatypes of JSON-LD 1.1's `rdfDirection: 'i18n-datatype'` (JSON-LD 1.1 API, 8.6.3): a value
+ * with `@language` and `@direction` becomes a literal of `https://www.w3.org/ns/i18n#<lang>_<dir>`.
+ * Without that option jsonld.js drops `@direction`; with it, such a literal is read back as the RDF 1.2
+ * directional literal it means (`"…"@en--rtl`). A direction without a language has no RDF 1.2 form
+ * and keeps the i18n datatype (nothing dropped).
+ */
+const I18N = 'https://www.w3.org/ns/i18n#';
+const DIRECTIONAL = /^(.+)_(ltr|rtl)$/;
+const DIR_LANG_STRING_NODE = { termType: 'NamedNode', value: RDF_DIR_LANG_STRING };
+
+/** An i18n-datatype literal with a language as a directional literal; any other term as it is. */
+function directional(term: RdfJsTerm): RdfJsTerm {
+  const datatype = term.datatype?.value;
+  if (term.termType !== 'Literal' || !datatype?.startsWith(I18N)) return term;
+  const m = DIRECTIONAL.exec(datatype.slice(I18N.length));
+  if (!m) return term;
+  return {
+    termType: 'Literal',
+    value: term.value,
+    language: m[1],
+    direction: m[2],
+    datatype: DIR_LANG_STRING_NODE,
+  };
+}
+
 /** Whether a term from jsonld.toRDF is a term at all: an object whose value is a string. */
 function isTerm(term: RdfJsTerm | null | undefined): boolean {
   return typeof term === 'object' && term !== null && typeof term.value === 'string';
@@ -79,6 +105,7 @@ function isTerm(term: RdfJsTerm | null | undefined): boolean {
  *   errors jsonld.js does raise;
  * - a quad with a missing term (`object: null` for a list item whose IRI cannot be made absolute,
  *   toRdf test tli14, whose expected output leaves that item out) is dropped, the others kept.
+ * A literal of an i18n datatype with a language is made the directional literal it stands for.
  * Returns the refusal's message, or the quads to add.
  */
 function wellFormed(quads: readonly RdfJsQuad[]): string | RdfJsQuad[] {
@@ -88,7 +115,9 @@ function wellFormed(quads: readonly RdfJsQuad[]): string | RdfJsQuad[] {
     if (isTerm(object) && object.termType === 'Literal' && typeof object.datatype?.value !== 'string') {
       return `invalid typed value: the literal "${object.value}" has the datatype ${JSON.stringify(object.datatype?.value)}, not one IRI`;
     }
-    if (isTerm(subject) && isTerm(predicate) && isTerm(object) && isTerm(graph)) kept.push(quad);
+    if (!(isTerm(subject) && isTerm(predicate) && isTerm(object) && isTerm(graph))) continue;
+    const literal = directional(object);
+    kept.push(literal === object ? quad : { ...quad, object: literal });
   }
   return kept;
 }
@@ -115,10 +144,15 @@ async function convert(
   const loader = documentLoader(input);
   try {
     const quads = wellFormed(
-      (await jsonld.toRDF(document as jsonld.JsonLdDocument, {
-        base,
-        documentLoader: loader.load,
-      })) as unknown as RdfJsQuad[],
+      (await jsonld.toRDF(
+        document as jsonld.JsonLdDocument,
+        {
+          base,
+          documentLoader: loader.load,
+          // keeps @direction (see I18N), which jsonld.js drops otherwise
+          rdfDirection: 'i18n-datatype',
+        } as jsonld.Options.ToRdf,
+      )) as unknown as RdfJsQuad[],
     );
     if (typeof quads === 'string') return quads;
     for (const quad of quads) add(quad);

@@ -2,7 +2,8 @@
  * W3C JSON-LD 1.1 toRdf tests on which jsonld.js (9.0) returns something that is not a quad
  * (fixtures/w3c-json-ld-api, W3C licence), read through the crawler's own path (parseDocument):
  * a positive test must give exactly its expected statements, a negative one a coded `parse` error
- * without statements, never a crash and never a whole document lost for one malformed quad.
+ * without statements, never a crash and never a whole document lost for one malformed quad. And
+ * what jsonld.js would drop by default: `@direction`.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -58,4 +59,45 @@ test('toRdf ter54 (a value object with two @type values): refused as invalid JSO
     { error: 'parse', format: 'jsonld', statements: 0 },
   );
   assert.match(result.errorMessage ?? '', /^jsonld: invalid typed value/);
+});
+
+test('@direction is kept: with @language as an RDF 1.2 directional literal, alone as its i18n datatype', async () => {
+  const body = JSON.stringify({
+    '@context': { '@version': 1.1, name: 'http://ex.org/name' },
+    '@id': 'http://ex.org/s',
+    name: [
+      { '@value': 'x', '@language': 'EN-gb', '@direction': 'rtl' },
+      { '@value': 'y', '@direction': 'ltr' },
+      { '@value': 'z', '@language': 'de' },
+    ],
+  });
+  const result = await parseDocument({
+    body: Buffer.from(body),
+    contentType: 'application/ld+json',
+    documentUrl: BASE,
+  });
+  assert.equal(result.error, null, result.errorMessage ?? undefined);
+  const literal = (value: string) => {
+    const { object, datatype, lang, direction } = result.statements.find((s) => s.object === value)!;
+    return { object, datatype, lang, direction };
+  };
+  const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+  assert.deepEqual(literal('x'), {
+    object: 'x',
+    datatype: `${RDF}dirLangString`,
+    lang: 'en-gb',
+    direction: 'rtl',
+  });
+  assert.deepEqual(literal('y'), {
+    object: 'y',
+    datatype: 'https://www.w3.org/ns/i18n#_ltr',
+    lang: null,
+    direction: undefined,
+  });
+  assert.deepEqual(literal('z'), {
+    object: 'z',
+    datatype: `${RDF}langString`,
+    lang: 'de',
+    direction: undefined,
+  });
 });
