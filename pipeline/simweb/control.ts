@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ManualClock } from '../core/index.ts';
+import type { Outages } from './outages.ts';
 import type { RequestLog } from './request-log.ts';
 import { SCENARIOS } from './scenarios.ts';
 import { truthRecords } from './truth.ts';
@@ -18,6 +19,7 @@ export interface ControlContext {
   readonly seeds: readonly string[];
   readonly summary: () => unknown;
   readonly pldHabits: () => unknown;
+  readonly outages: Outages;
 }
 
 function json(res: ServerResponse, status: number, value: unknown): void {
@@ -98,5 +100,21 @@ export async function handleControl(
   }
   if (what === 'info' && method === 'GET') return json(res, 200, ctx.summary());
   if (what === 'plds' && method === 'GET') return json(res, 200, ctx.pldHabits());
+  if (what === 'outages' && method === 'GET') return json(res, 200, { unreachable: ctx.outages.list() });
+  if (what === 'outages' && method === 'POST') {
+    const expected =
+      'expected a JSON body {"unreachable": ["example.org", ...]} (an empty list ends every outage)';
+    let body: { unreachable?: unknown };
+    try {
+      body = (await readJson(req)) as typeof body;
+    } catch {
+      return json(res, 400, { error: expected });
+    }
+    const plds = body.unreachable;
+    if (!Array.isArray(plds) || !plds.every((p) => typeof p === 'string' && p !== ''))
+      return json(res, 400, { error: expected });
+    ctx.outages.set(plds);
+    return json(res, 200, { unreachable: ctx.outages.list() });
+  }
   json(res, 404, { error: `unknown control endpoint ${method} ${url.pathname}` });
 }

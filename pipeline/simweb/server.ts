@@ -17,6 +17,7 @@ import {
 import { CONTROL_PREFIX, handleControl } from './control.ts';
 import { coreSeeds } from './links.ts';
 import { type SimWebOptions, simWebOptions } from './options.ts';
+import { createOutages } from './outages.ts';
 import { randomStream } from './random.ts';
 import { createRequestLog, type RequestLogEntry } from './request-log.ts';
 import { route } from './router.ts';
@@ -61,6 +62,8 @@ export interface SimWeb {
   summary(): WebSummary;
   /** Per PLD: how it uses validators and whether it redirects http to https (ground truth). */
   pldHabits(): PldHabits[];
+  /** Makes these PLDs unreachable (their requests logged, then reset unanswered); [] ends every outage. */
+  setUnreachable(plds: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -90,6 +93,7 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
     },
   };
   const log = createRequestLog();
+  const outages = createOutages();
   const seeds = coreSeeds(web);
   const timers = new Set<NodeJS.Timeout>();
   const jitter = randomStream(web.key, 0x1a7);
@@ -101,7 +105,7 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
     const rawUrl = req.url ?? '/';
     if (rawUrl.startsWith(CONTROL_PREFIX)) {
       handleControl(
-        { web, clock: settable, log, seeds, summary, pldHabits: () => pldHabits(web) },
+        { web, clock: settable, log, seeds, summary, pldHabits: () => pldHabits(web), outages },
         req,
         res,
       ).catch((e) => {
@@ -114,12 +118,13 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
     const q = rawUrl.indexOf('?');
     const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const search = q < 0 ? '' : rawUrl.slice(q);
+    const pld = payLevelDomain(host);
     const entry = log.add({
       startedAt,
       virtualAt: clock.now(),
       scheme,
       host,
-      pld: payLevelDomain(host),
+      pld,
       method: req.method ?? 'GET',
       path: rawUrl,
       userAgent: req.headers['user-agent'] ?? null,
@@ -130,6 +135,11 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
     res.on('finish', () => {
       entry.status = res.statusCode;
     });
+    // an unreachable site: logged (status null), never answered
+    if (outages.has(pld)) {
+      req.socket.destroy();
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' });
       res.end();
@@ -149,10 +159,10 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
       },
       clock.now(),
     );
-    const pld = web.hostIndex.get(host);
+    const site = web.hostIndex.get(host);
     const service =
-      pld && options.latencyScale > 0
-        ? pld.latencyMs * options.latencyScale * (0.5 + jitter.exponential(0.5))
+      site && options.latencyScale > 0
+        ? site.latencyMs * options.latencyScale * (0.5 + jitter.exponential(0.5))
         : 0;
     const wait = service + reply.delayMs;
     if (wait <= 0) return sendReply(req, res, reply, timers);
@@ -207,6 +217,7 @@ export async function startSimWeb(input: Partial<SimWebOptions> = {}): Promise<S
     advanceClock: (ms) => settable.advance(ms),
     summary,
     pldHabits: () => pldHabits(web),
+    setUnreachable: (plds) => outages.set(plds),
     close: async () => {
       for (const t of timers) clearTimeout(t);
       timers.clear();
