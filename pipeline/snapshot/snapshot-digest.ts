@@ -12,7 +12,7 @@ import {
   SNAPSHOT_SCHEMA_VERSION,
   type TableName,
 } from './schema.ts';
-import type { RankedCount } from './snapshot-stats.ts';
+import { DOWNLOADED_BODY, type RankedCount } from './snapshot-stats.ts';
 
 /** The file of a snapshot folder that holds its digest. */
 export const DIGEST_FILE = 'digest.json';
@@ -50,6 +50,8 @@ export interface SnapshotDigest {
    * (docs/errata.md).
    */
   readonly availabilityChanged: number;
+  /** Response bytes downloaded (SnapshotStats.bytes, as corrected for schema 1-3 folders: docs/errata.md). */
+  readonly bytes: number;
   /** Kernel documents per re-visit level (0..4) after this crawl. */
   readonly levels: Readonly<Record<string, number>>;
   /** Changed documents by triples added + removed, in buckets. */
@@ -104,6 +106,10 @@ async function queryDigest(
     connection,
     `SELECT count(*) FILTER (availability_changed) FROM ${t('changes')}`,
   );
+  const [[bytes]] = await queryRows(
+    connection,
+    `SELECT coalesce(sum(bytes) FILTER (${DOWNLOADED_BODY}), 0) FROM ${t('documents')}`,
+  );
   const degree = await queryRows(
     connection,
     `SELECT CASE WHEN n <= 1 THEN '1' WHEN n <= 5 THEN '2-5' WHEN n <= 20 THEN '6-20'
@@ -141,6 +147,7 @@ async function queryDigest(
   return {
     available: Number(available),
     availabilityChanged: Number(availabilityChanged),
+    bytes: Number(bytes),
     levels: await countBy(connection, `SELECT level, count(*) FROM ${t('schedule')} GROUP BY 1 ORDER BY 1`),
     changeDegree: degree.map(([key, count]) => ({ key: String(key), count: Number(count) })),
     redirectStatuses: await countBy(

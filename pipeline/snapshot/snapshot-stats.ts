@@ -16,7 +16,10 @@ export interface RankedCount {
  */
 export interface SnapshotStats {
   readonly documents: number;
-  /** Response bytes (decompressed) downloaded: a body reached through several URLs counts once. */
+  /**
+   * Response bytes (decompressed) downloaded: a body reached through several URLs counts once, and a
+   * 304 downloads none (its row repeats the previous body's size).
+   */
   readonly bytes: number;
   /** Rows of quads.parquet (distinct triples per graph). */
   readonly statements: number;
@@ -49,6 +52,12 @@ export interface SnapshotStats {
   };
 }
 
+/**
+ * The documents rows whose `bytes` were downloaded by this crawl: not a handed-over row (another row
+ * downloaded its body), not a 304 (its row repeats the bytes of the body it confirms; docs/errata.md).
+ */
+export const DOWNLOADED_BODY = `downloaded_by = url AND validation IS DISTINCT FROM 'not_modified'`;
+
 async function ranked(connection: DuckDBConnection, sql: string): Promise<RankedCount[]> {
   return (await queryRows(connection, `${sql} ORDER BY 2 DESC, 1 LIMIT ${TOP_N}`)).map(([key, count]) => ({
     key: String(key),
@@ -68,7 +77,7 @@ export async function computeStats(
   const [[documents, bytes, redirectedDocuments, pldTotal]] = await queryRows(
     connection,
     // bytes downloaded: a body reached through several URLs counts once, for the row that downloaded it
-    `SELECT count(*), coalesce(sum(bytes) FILTER (downloaded_by = url), 0), count(*) FILTER (redirects > 0),
+    `SELECT count(*), coalesce(sum(bytes) FILTER (${DOWNLOADED_BODY}), 0), count(*) FILTER (redirects > 0),
       count(DISTINCT pld) FROM ${d}`,
   );
   const [[statements, subjects, predicates, literals]] = await queryRows(

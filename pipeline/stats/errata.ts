@@ -40,6 +40,19 @@ export const ERRATA: readonly Erratum[] = [
       corrected: s.digest.availabilityChanged,
     }),
   },
+  {
+    id: 'bytes-304',
+    title: 'A 304 Not Modified counted as downloaded bytes',
+    figure: 'bytes downloaded (manifest stats.bytes)',
+    wrong:
+      'the bytes of a body confirmed by a 304 Not Modified were counted as downloaded again, although a 304 carries no body: ' +
+      'its documents row repeats the size of the body it confirms',
+    affectedSchemas: 'schema 3 (conditional re-visits, from 2026-11-22)',
+    correctSince: 'schema 4 (2026-11-27); found by the truth audit (docs/audit.md)',
+    remedy:
+      "sum documents.bytes over the rows with downloaded_by = url AND validation IS DISTINCT FROM 'not_modified': see docs/errata.md",
+    values: (s) => ({ published: s.stats.bytes, corrected: s.digest.bytes }),
+  },
 ];
 
 /** The errata as the portal shows them: each defect with the snapshots whose files state a wrong value. */

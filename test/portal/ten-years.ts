@@ -179,7 +179,9 @@ function digest(p: Planned, documents: number): SnapshotDigest {
   }).sort((a, b) => b.documents - a.documents || (a.pld < b.pld ? -1 : 1));
   return {
     available: documents - int(s + 5, Math.max(1, Math.floor(documents / 10))),
-    availabilityChanged: int(s + 6, Math.max(1, Math.floor(documents / 20))),
+    // as the manifest states them (manifestOf): synthetic folders carry no erratum
+    availabilityChanged: int(p.index * 104_729 + 9, 8),
+    bytes: documents * (60 + int(p.index * 104_729, 40)) * 90,
     levels: Object.fromEntries([0, 1, 2, 3, 4].map((l) => [String(l), 40 + int(s + l, 200 >> l)])),
     changeDegree: ['1', '2-5', '6-20', '21-100', 'over 100'].map((key, k) => ({
       key,

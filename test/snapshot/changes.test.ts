@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openDuckDb } from '../../pipeline/snapshot/duckdb-session.ts';
 import { listSnapshots, readManifest, readSchedule, readTableSql } from '../../pipeline/snapshot/index.ts';
-import { publishSampleWeeks, schedule } from './sample-crawl.ts';
+import { publishSampleWeeks, schedule, week2 } from './sample-crawl.ts';
 
 let root: string;
 let rows: Map<string, Record<string, unknown>>;
@@ -93,6 +93,18 @@ test('folders of schema 1-3, which counted 200 -> 304 as an availability change,
   assert.deepEqual(
     asRead.filter((r) => r[0] !== 'http://example.org/c'),
     asWritten.filter((r) => r[0] !== 'http://example.org/c'),
+  );
+});
+
+test('bytes downloaded leave out the body a 304 confirmed: it was not downloaded again', async () => {
+  const manifest = await readManifest(join(root, '2026-11-23'));
+  const downloaded = week2()
+    .filter((d) => d.record.status !== 304)
+    .reduce((sum, d) => sum + d.record.bytes, 0);
+  assert.equal(manifest.stats.bytes, downloaded);
+  assert.ok(
+    week2().some((d) => d.record.status === 304 && d.record.bytes > 0),
+    'the 304 row repeats a size',
   );
 });
 

@@ -9,14 +9,16 @@ import type { SnapshotView } from '../../pipeline/stats/portal-data.ts';
 const snapshot = (name: string, published: number, corrected: number) =>
   ({
     name,
-    stats: { changes: { availabilityChanged: published } },
-    digest: { availabilityChanged: corrected },
+    stats: { bytes: 1000, changes: { availabilityChanged: published } },
+    digest: { bytes: 1000, availabilityChanged: corrected },
   }) as unknown as SnapshotView;
 
 test('the errata list each snapshot whose files state another value than the corrected one, and only those', () => {
-  const [view] = erratumViews([snapshot('2026-01-05', 12, 12), snapshot('2026-01-12', 279, 7)]);
+  const [view, bytes] = erratumViews([snapshot('2026-01-05', 12, 12), snapshot('2026-01-12', 279, 7)]);
   assert.equal(view.id, 'availability-304');
   assert.deepEqual(view.snapshots, [{ name: '2026-01-12', published: 279, corrected: 7 }]);
+  assert.equal(bytes.id, 'bytes-304');
+  assert.deepEqual(bytes.snapshots, []);
 });
 
 test('every erratum and every figure the errata name is written in docs/errata.md and the Definitions', async () => {
