@@ -101,6 +101,7 @@ export const DEGREE_BUCKETS = ['1', '2-5', '6-20', '21-100', 'over 100'];
 
 function snapshotTruth(
   crawl: AuditCrawl,
+  exchanges: number,
   previous: string | null,
   rows: readonly ComparedObservation[],
   kernel: readonly string[],
@@ -223,6 +224,7 @@ function snapshotTruth(
     digest: {
       available: rows.filter(isAvailable).length,
       availabilityChanged: rows.filter((r) => r.availabilityChanged).length,
+      bytes: rows.reduce((n, r) => n + r.receivedBytes, 0),
       levels: levelCounts(levels),
       changeDegree: DEGREE_BUCKETS.filter((b) => degree[b]).map((key) => ({ key, count: degree[key] })),
       redirectStatuses,
@@ -236,8 +238,8 @@ function snapshotTruth(
     },
     tableRows: {
       'data.nq.gz': statements,
-      // the archive's index: one line per exchange, robots.txt included, as the server logged them
-      'index.cdxj': crawl.requests.length,
+      // the archive's index: one line per exchange that got a response, robots.txt included
+      'index.cdxj': exchanges,
       'documents.parquet': rows.length,
       'quads.parquet': statements,
       'redirects.parquet': hops,
@@ -288,10 +290,10 @@ export function truthFigures(account: IndependentAccount, kernel: readonly strin
   const snapshots = new Map<string, SnapshotTruth>();
   const seenPlds = new Set<string>();
   let previous: string | null = null;
-  for (const { crawl, rows } of account.crawls) {
+  for (const { crawl, rows, exchanges } of account.crawls) {
     snapshots.set(
       crawl.name,
-      snapshotTruth(crawl, previous, rows, kernel, seenPlds, levels.get(crawl.name) ?? new Map()),
+      snapshotTruth(crawl, exchanges, previous, rows, kernel, seenPlds, levels.get(crawl.name) ?? new Map()),
     );
     previous = crawl.name;
   }

@@ -6,7 +6,7 @@
  * here reads a snapshot folder or runs the pipeline's code (docs/audit.md).
  */
 import { createHash } from 'node:crypto';
-import type { Quad } from 'n3';
+import { DataFactory, type Quad } from 'n3';
 import rdfCanonize from 'rdf-canonize';
 import { getDomain } from 'tldts';
 import { CRAWL_DEFAULTS, normaliseIri } from '../../pipeline/core/index.ts';
@@ -55,7 +55,11 @@ export interface Observation {
   readonly graph: Graph | null;
   /** SHA-256 of the body it holds (carried over for a 304), null without one. */
   readonly bodySha: string | null;
-  /** Decompressed bytes of the body the server sent for it (0 for a 304, a refusal, a loop). */
+  /**
+   * Decompressed bytes of the body the server sent for it (0 for a refusal, a loop and a 304, also
+   * one the crawl checked with an unconditional request: bytes downloaded count the bodies the rows
+   * observe, data-dictionary.md, Definitions).
+   */
   readonly receivedBytes: number;
   /** A 304 that carried the previous observation over. */
   readonly notModified: boolean;
@@ -98,6 +102,8 @@ export interface IndependentAccount {
   readonly crawls: ReadonlyArray<{
     readonly crawl: AuditCrawl;
     readonly rows: readonly ComparedObservation[];
+    /** Requests that got a response (robots.txt included): the HTTP exchanges the crawl could archive. */
+    readonly exchanges: number;
   }>;
   readonly anomalies: readonly Anomaly[];
   /** Documents whose body breaks part way: their statements before the error are the crawl's (see PartialStatements). */
@@ -132,11 +138,12 @@ const graphCache = new Map<string, Graph>();
 async function graphOf(quads: readonly Quad[], cacheKey: string): Promise<Graph> {
   const cached = graphCache.get(cacheKey);
   if (cached) return cached;
+  // statements keep the publisher's graph name (N-Quads, TriG), as the crawl keeps it
   const dataset = quads.map((q) => ({
     subject: q.subject,
     predicate: q.predicate,
     object: q.object,
-    graph: { termType: 'DefaultGraph', value: '' },
+    graph: q.graph,
   }));
   const text = await rdfCanonize.canonize(dataset, { algorithm: 'RDFC-1.0' });
   const lines = text.split('\n').filter((l) => l !== '');
@@ -145,15 +152,27 @@ async function graphOf(quads: readonly Quad[], cacheKey: string): Promise<Graph>
   return graph;
 }
 
-/** The graph the simulated Web serves at `url` at `t`, by its own generator (null: not a document of it). */
-async function servedGraph(web: GeneratedWeb, url: string, t: number): Promise<Graph | null> {
+/**
+ * The graph the simulated Web serves at `url` at `t` in `format`, by its own generator (null: not
+ * a document of it). N-Quads and TriG put the statements in a graph named after the document.
+ */
+async function servedGraph(web: GeneratedWeb, url: string, t: number, format: string): Promise<Graph | null> {
   const u = new URL(url);
-  if (SCENARIO_HOSTS.has(u.hostname)) return graphOf(fixtureGraph(url), `fixture ${url}`);
+  const named = format === 'nquads' || format === 'trig';
+  const inGraph = (quads: readonly Quad[], name: string) =>
+    named
+      ? quads.map((q) => DataFactory.quad(q.subject, q.predicate, q.object, DataFactory.namedNode(name)))
+      : quads;
+  if (SCENARIO_HOSTS.has(u.hostname))
+    return graphOf(inGraph(fixtureGraph(url), url), `fixture ${url} ${format}`);
   const match = matchPath(web, u.hostname, u.pathname);
   if (match?.kind !== 'document') return null;
   const state = documentState(web, match.address.doc);
   const version = versionOf(web, state, t);
-  return graphOf(documentGraph(web, state, version), `doc ${match.address.doc} v${version.all}`);
+  return graphOf(
+    inGraph(documentGraph(web, state, version), match.address.docUrl),
+    `doc ${match.address.doc} v${version.all} ${named ? 'named' : 'default'}`,
+  );
 }
 
 /** Every IRI of a graph in any position (literal datatypes too), normalised as URIs are identified. */
@@ -188,6 +207,16 @@ export function selfClasses(graph: Graph, finalUrl: string): string[] {
     ),
   ];
 }
+
+/** Transports that never finish an answer, and those that send no response at all. */
+const UNFINISHED: ReadonlySet<string> = new Set([
+  'hang',
+  'hang-after-headers',
+  'trickle-forever',
+  'reset-before-response',
+  'reset-mid-body',
+]);
+const SILENT: ReadonlySet<string> = new Set(['hang', 'reset-before-response']);
 
 const absolute = (e: RequestLogEntry) => `${e.scheme}://${e.host}${e.path}`;
 
@@ -271,7 +300,7 @@ async function accountForCrawl(
     readonly read: PartialStatements | null;
     readonly found: IndependentAccount['partial'][number][];
   },
-): Promise<Observation[]> {
+): Promise<{ rows: Observation[]; exchanges: number }> {
   const queues = new RequestQueues(crawl.requests);
   const anomaly = (what: string) => anomalies.push({ crawl: crawl.name, what });
   /** URL -> the draft whose fetch claimed it first (requested it, or stopped at robots.txt). */
@@ -296,6 +325,7 @@ async function accountForCrawl(
     validators: false,
   });
 
+  let silent = 0;
   const working = new Set<Draft>();
   const resolve = async (d: Draft): Promise<Observation> => {
     working.add(d);
@@ -329,8 +359,11 @@ async function accountForCrawl(
       }
       const replies = entries.map((e) => replay(web, e));
       entries.forEach((e, i) => {
-        if (e.status !== (replies[i].transport === 'hang' ? null : replies[i].status))
-          anomaly(`${url}: logged ${e.status}, the routing replays ${replies[i].status}`);
+        const t = replies[i].transport;
+        // the server logs a status once the answer is sent in full
+        const logged = UNFINISHED.has(t) ? null : replies[i].status;
+        if (e.status !== logged) anomaly(`${url}: logged ${e.status}, the routing replays ${logged}`);
+        if (SILENT.has(t)) silent++;
       });
       const reply = replies.at(-1)!;
       const location = reply.headers.location;
@@ -360,6 +393,8 @@ async function accountForCrawl(
   ): Promise<Omit<Observation, 'crawl' | 'url' | 'segment' | 'round' | 'pld'>> => {
     const previous = last.get(d.url);
     const body = (r: Reply) => (r.status === 304 ? Buffer.alloc(0) : r.body());
+    /** Bytes of a body that arrived whole (one cut off or never sent counts none, as the crawl keeps none). */
+    const whole = (r: Reply) => (UNFINISHED.has(r.transport) ? 0 : body(r).length);
     const first = replies[0];
     if (first.status === 304) {
       if (!previous?.graph || previous.bodySha === null)
@@ -382,21 +417,21 @@ async function accountForCrawl(
           downloaded: true,
           graph: previous?.graph ?? null,
           bodySha: previous?.bodySha ?? null,
-          receivedBytes: check ? body(check).length : 0,
+          receivedBytes: 0,
           notModified: true,
           validators: true,
         };
       // a stale 304: the row holds the unconditional answer
-      return finalAnswer(url, hops, check, body(check).length);
+      return finalAnswer(url, hops, check, whole(check));
     }
-    return finalAnswer(url, hops, first, body(first).length);
+    return finalAnswer(url, hops, first, whole(first));
   };
 
   const finalAnswer = async (url: string, hops: Hop[], reply: Reply, received: number) => {
     const silent = reply.transport === 'hang' || reply.transport === 'reset-before-response';
     const o = reply.outcome;
     const rdf = o.format !== null && (o.error === null || o.error === 'parse');
-    let graph = rdf ? await servedGraph(web, url, t) : null;
+    let graph = rdf ? await servedGraph(web, url, t, o.format!) : null;
     if (rdf && !graph) anomaly(`${url}: RDF the account cannot name the graph of`);
     if (o.error === 'parse' && graph) graph = await brokenPart(url, graph);
     return {
@@ -477,7 +512,10 @@ async function accountForCrawl(
       anomaly(
         `${d.url}: shares its document with a row of another PLD, so timing decides which PLD counts its statements`,
       );
-  return drafts.map((d) => d.result!).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  return {
+    rows: drafts.map((d) => d.result!).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)),
+    exchanges: crawl.requests.length - silent,
+  };
 }
 
 /** The independent account of every crawl of the series, in crawl order. */
@@ -488,11 +526,15 @@ export async function accountForSeries(
 ): Promise<IndependentAccount> {
   const last = new Map<string, Observation>();
   const anomalies: Anomaly[] = [];
-  const crawls: Array<{ crawl: AuditCrawl; rows: ComparedObservation[] }> = [];
+  const crawls: Array<{ crawl: AuditCrawl; rows: ComparedObservation[]; exchanges: number }> = [];
   const partial = { read: readPartial, found: [] as IndependentAccount['partial'][number][] };
   for (const crawl of series.crawls) {
-    const rows = await accountForCrawl(web, crawl, series.kernel, last, anomalies, partial);
-    crawls.push({ crawl, rows: rows.map((r) => ({ ...r, ...compare(r, last.get(r.url) ?? null) })) });
+    const { rows, exchanges } = await accountForCrawl(web, crawl, series.kernel, last, anomalies, partial);
+    crawls.push({
+      crawl,
+      rows: rows.map((r) => ({ ...r, ...compare(r, last.get(r.url) ?? null) })),
+      exchanges,
+    });
     for (const r of rows) last.set(r.url, r);
   }
   return { crawls, anomalies, partial: partial.found };

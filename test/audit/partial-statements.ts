@@ -18,10 +18,11 @@ export async function partialStatementsReader(
   const read: PartialStatements = async (snapshot, graph) => {
     const file = join(root, snapshot, 'quads.parquet').replaceAll("'", "''");
     const reader = await connection.runAndReadAll(
-      `SELECT subject, predicate, object, object_kind, datatype, lang FROM read_parquet('${file}') WHERE graph = $1`,
+      `SELECT subject, predicate, object, object_kind, datatype, lang, source_graph FROM read_parquet('${file}')
+        WHERE graph = $1`,
       [graph],
     );
-    return reader.getRows().map(([s, p, o, kind, datatype, lang]): Quad => {
+    return reader.getRows().map(([s, p, o, kind, datatype, lang, source]): Quad => {
       const subject: Quad_Subject = String(s).startsWith('_:')
         ? blankNode(String(s).slice(2))
         : namedNode(String(s));
@@ -31,7 +32,7 @@ export async function partialStatementsReader(
           : kind === 'bnode'
             ? blankNode(String(o).slice(2))
             : literal(String(o), lang ? String(lang) : datatype ? namedNode(String(datatype)) : undefined);
-      return quad(subject, namedNode(String(p)), object);
+      return quad(subject, namedNode(String(p)), object, source ? namedNode(String(source)) : undefined);
     });
   };
   return {
