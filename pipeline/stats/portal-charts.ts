@@ -20,7 +20,13 @@ export async function portalCharts(
   const degree = new Map<string, number>();
   for (const s of snapshots)
     for (const b of s.digest.changeDegree) degree.set(b.key, (degree.get(b.key) ?? 0) + b.count);
-  const degreeTable: DataTable = { columns: ['triples added + removed', 'changes'], rows: [...degree] };
+  // buckets by their lower edge ('1', '2-5', ..., 'over 100'), not in the order snapshots met them
+  const lowerEdge = (label: string) =>
+    label.startsWith('over ') ? Number(label.slice(5)) + 1 : Number.parseInt(label, 10);
+  const degreeTable: DataTable = {
+    columns: ['triples added + removed', 'changes'],
+    rows: [...degree].sort(([a], [b]) => lowerEdge(a) - lowerEdge(b)),
+  };
   const levels = trend.flatMap((s) =>
     Object.entries(s.digest.levels).map(([level, n]) => ({
       at: s.startedAt,
