@@ -35,7 +35,10 @@ function week(startedAt: string, changeDegree: Array<{ key: string; count: numbe
 test('the degree-of-change chart lists its buckets in their order, whichever snapshot met them first', async () => {
   const charts = await portalCharts(
     [
-      week('2026-01-05T00:00:00.000Z', [{ key: '2-5', count: 2 }, { key: 'over 100', count: 1 }]),
+      week('2026-01-05T00:00:00.000Z', [
+        { key: '2-5', count: 2 },
+        { key: 'over 100', count: 1 },
+      ]),
       week('2026-01-12T00:00:00.000Z', [
         { key: '1', count: 1 },
         { key: '6-20', count: 2 },
