@@ -101,6 +101,7 @@ export const FIGURES: readonly Entry[] = [
   { figure: 'snapshots[].newPlds', truth: (t, s) => snap(t, s).newPlds },
   digest('available'),
   digest('availabilityChanged'),
+  digest('bytes'),
   digest('levels', levelsAgree),
   digest('changeDegree'),
   digest('redirectStatuses'),

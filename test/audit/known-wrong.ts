@@ -5,9 +5,4 @@
  */
 import type { KnownWrong } from './portal-audit.ts';
 
-export const KNOWN_WRONG: readonly KnownWrong[] = [
-  {
-    figure: 'snapshots[].stats.bytes',
-    why: 'counts the carried-over bytes of a 304 Not Modified as downloaded: `sum(bytes) FILTER (downloaded_by = url)` over rows whose `bytes` repeat the previous body (pipeline/snapshot/snapshot-stats.ts)',
-  },
-];
+export const KNOWN_WRONG: readonly KnownWrong[] = [];
