@@ -1,6 +1,7 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { CDXIndexer, WARCParser } from 'warcio';
+import { ObservatoryError, openRegularFileSync } from '../core/index.ts';
 import {
   cdxjLine,
   knownRecord,
@@ -11,7 +12,8 @@ import {
   responseFields,
 } from './cdxj-fields.ts';
 import { notedMembers } from './cdxj-notes.ts';
-import { type FileMember, gzipMembers, inflateMember } from './gzip-members.ts';
+import { type FileMember, gzipMembers, inflateMember, type MembersEnd } from './gzip-members.ts';
+import type { RecordLimits } from './record-limits.ts';
 
 /**
  * The lines of the CDXJ index of WARC files, as pywb and ReplayWeb.page read it: one line per
@@ -29,12 +31,21 @@ import { type FileMember, gzipMembers, inflateMember } from './gzip-members.ts';
  * response handed to the indexer alone, and a run of records naming one URI with a record the
  * fields do not know (another type, a request other than GET, which the indexer pairs with its
  * response) handed to it as that run.
+ *
+ * A published folder's files are read with `notes: false` (notes there are nothing the folder
+ * lists) and `limits`: every file must then be whole gzip members from its first byte to its last,
+ * none inflating past the limits (`corrupt` otherwise), where a crawl's own files end at their first
+ * member that is not whole.
  */
-export async function* cdxjEntries(dir: string, files: readonly string[]): AsyncGenerator<string> {
+export async function* cdxjEntries(
+  dir: string,
+  files: readonly string[],
+  options: { readonly notes?: boolean; readonly limits?: RecordLimits } = {},
+): AsyncGenerator<string> {
   for (const filename of files) {
-    const noted = await notedMembers(dir, filename);
+    const noted = (options.notes ?? true) ? await notedMembers(dir, filename) : null;
     if (noted === null) {
-      yield* readLines(dir, filename);
+      yield* readLines(dir, filename, options.limits);
       continue;
     }
     for await (const member of noted) {
@@ -46,7 +57,7 @@ export async function* cdxjEntries(dir: string, files: readonly string[]): Async
 
 /** The gzip member at a place of a file, inflated. */
 function readMember(dir: string, place: MemberPlace): FileMember {
-  const fd = openSync(join(dir, place.filename), 'r');
+  const fd = openRegularFileSync(join(dir, place.filename));
   try {
     const bytes = Buffer.alloc(place.length);
     readSync(fd, bytes, 0, place.length, place.offset);
@@ -60,23 +71,45 @@ function readMember(dir: string, place: MemberPlace): FileMember {
   }
 }
 
-/** A file's lines, read from its records. */
-async function* readLines(dir: string, filename: string): AsyncGenerator<string> {
+/** A file's lines, read from its records (within `limits`, when given, to its last byte). */
+async function* readLines(dir: string, filename: string, limits?: RecordLimits): AsyncGenerator<string> {
   // the indexer pairs a record only with the records next to it that name the same URI: each
   // run of such records is indexed as the indexer indexes it within the whole file
   let run: HeadedMember[] = [];
   let runUri: string | null = null;
-  for (const member of gzipMembers(join(dir, filename))) {
-    const head = plainHead(member.body, 0);
-    const uri = head === null ? await targetUri(member.body) : (head.get('warc-target-uri') ?? null);
-    if (run.length > 0 && uri !== runUri) {
-      yield* runLines(filename, run);
-      run = [];
+  const members = gzipMembers(join(dir, filename), limits?.compressed, limits?.inflated);
+  try {
+    for (let next = members.next(); ; next = members.next()) {
+      if (next.done) {
+        if (limits !== undefined && next.value !== null)
+          throw notWhole(join(dir, filename), next.value, limits);
+        break;
+      }
+      const member = next.value;
+      const head = plainHead(member.body, 0);
+      const uri = head === null ? await targetUri(member.body) : (head.get('warc-target-uri') ?? null);
+      if (run.length > 0 && uri !== runUri) {
+        yield* runLines(filename, run);
+        run = [];
+      }
+      run.push({ member, head });
+      runUri = uri;
     }
-    run.push({ member, head });
-    runUri = uri;
+  } finally {
+    // closes the file when the reading stops early
+    members.return(null);
   }
   if (run.length > 0) yield* runLines(filename, run);
+}
+
+/** The error of a published WARC file that is not whole gzip members within the limits, from `end` on. */
+export function notWhole(path: string, end: MembersEnd, limits: RecordLimits): ObservatoryError {
+  return new ObservatoryError(
+    'corrupt',
+    end.failure === 'too_large'
+      ? `${path}: the record at ${end.offset} inflates to more than ${limits.inflated} bytes`
+      : `${path}: from byte ${end.offset} on, not a whole gzip member of at most ${limits.compressed} bytes`,
+  );
 }
 
 /** A record, with its WARC head when that is plain. */

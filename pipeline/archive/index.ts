@@ -3,9 +3,14 @@
  * one gzip member each, rolling files) in the crawl's run folder, and the CDXJ index replay tools
  * read. Layout, records, pointers and crash behaviour: docs/archive.md.
  */
-export { cdxjEntries } from './cdxj.ts';
+export { cdxjEntries, notWhole } from './cdxj.ts';
 export type { CrawlArchive, CrawlArchiveOptions } from './crawl-archive.ts';
 export { openCrawlArchive } from './crawl-archive.ts';
-export type { ArchivedResponse } from './read-response.ts';
-export { readArchivedResponse } from './read-response.ts';
+export type { FileMember, MembersEnd } from './gzip-members.ts';
+export { gzipMembers } from './gzip-members.ts';
+export type { ArchivedResponse, ReadResponseOptions } from './read-response.ts';
+export { parseResponseRecord, readArchivedResponse } from './read-response.ts';
+export { recordDigestProblem } from './record-digests.ts';
+export type { RecordLimits } from './record-limits.ts';
+export { HEAD_ALLOWANCE, recordLimits } from './record-limits.ts';
 export { warcFilesIn } from './warc-files.ts';

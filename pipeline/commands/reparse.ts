@@ -9,11 +9,14 @@ interface ReparseCliOptions {
   logLevel: string;
 }
 
-/** `observatory reparse FOLDER --out ROOT`: a snapshot's statements rebuilt from its WARC files alone. */
+/**
+ * `observatory reparse FOLDER --out ROOT`: a snapshot's statements rebuilt from its WARC files alone,
+ * once the folder verifies.
+ */
 export function reparseCommand(): Command {
   return new Command('reparse')
     .description(
-      "rebuild a snapshot's statements from its WARC files with this version's parsers; publishes it under another root",
+      "rebuild a snapshot's statements from its WARC files with this version's parsers, once the folder verifies; publishes it under another root",
     )
     .argument('<folder>', 'a published snapshot folder with its WARC files')
     .requiredOption('--out <dir>', "the snapshots root to publish into (not the folder's own)")
@@ -21,12 +24,15 @@ export function reparseCommand(): Command {
     .option('--log-level <level>', 'log level: fatal, error, warn, info, debug, silent', 'warn')
     .action(async (folder: string, o: ReparseCliOptions) => {
       const logger = createLogger({ level: o.logLevel, file: o.log });
+      const name = basename(resolve(folder));
       const published = await reparseSnapshot({
         folder,
         root: o.out,
         clock: systemClock,
         log: logger,
-        progress: createProgress(`reparse ${basename(resolve(folder))} documents`, systemClock, { logger }),
+        progress: createProgress(`reparse ${name} documents`, systemClock, { logger }),
+        verifyProgress: (counting) =>
+          createProgress(`reparse ${name}: verify ${counting}`, systemClock, { logger }),
       });
       const { counts } = published.manifest;
       process.stdout.write(

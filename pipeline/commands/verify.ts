@@ -6,6 +6,7 @@ import { CATALOGUE_FILE, listSnapshots, verifySnapshot } from '../snapshot/index
 
 interface VerifyCliOptions {
   root: string;
+  deep?: boolean;
 }
 
 /**
@@ -43,7 +44,10 @@ async function catalogued(root: string): Promise<string[]> {
   );
 }
 
-/** `observatory verify [FOLDER]`: checks snapshot folders against their manifests and checksums. */
+/**
+ * `observatory verify [FOLDER] [--deep]`: checks snapshot folders against their manifests and
+ * checksums; `--deep` also reads every byte of their archives (docs/archive.md).
+ */
 export function verifyCommand(): Command {
   return new Command('verify')
     .description(
@@ -51,13 +55,19 @@ export function verifyCommand(): Command {
     )
     .argument('[folder]', 'a snapshot folder; without it, every snapshot listed in <root>/index.json')
     .option('--root <dir>', 'the snapshots folder', 'snapshots')
+    .option(
+      '--deep',
+      'also read every WARC record against its WARC-Block-Digest and WARC-Payload-Digest, and every body the crawl read against documents.content_sha256',
+    )
     .action(async (folder: string | undefined, options: VerifyCliOptions) => {
       const folders = folder !== undefined ? [await namedFolder(folder, '')] : await catalogued(options.root);
+      const deep = options.deep === true;
       for (const path of folders) {
-        const progress = createProgress(`verify ${basename(path)} data.nq.gz bytes`, systemClock);
-        const report = await verifySnapshot(path, progress);
+        const progress = (counting: string) =>
+          createProgress(`verify ${basename(path)} ${counting}`, systemClock);
+        const report = await verifySnapshot(path, { deep, progress });
         process.stdout.write(
-          `ok ${report.name}: ${report.files} files, ${report.bytes} bytes, ${report.quads} quads\n`,
+          `ok ${report.name}: ${report.files} files, ${report.bytes} bytes, ${report.quads} quads${deep ? ', every WARC record and body' : ''}\n`,
         );
       }
     });

@@ -41,6 +41,7 @@ export { acquirePidLock, lockHolder } from './pid-lock.ts';
 export { NO_HOST_PLD, payLevelDomain, urlPld } from './pld.ts';
 export type { Progress, ProgressOptions, ProgressRates, ProgressState } from './progress.ts';
 export { createProgress, formatProgress, progressRates } from './progress.ts';
+export { openRegularFile, openRegularFileSync, readRegularFile } from './regular-file.ts';
 export { renderVegaLite } from './svg-chart.ts';
 export { temporaryFor } from './temporary-files.ts';
 export type {

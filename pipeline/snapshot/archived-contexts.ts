@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readArchivedResponse } from '../archive/index.ts';
+import { readArchivedResponse, recordLimits } from '../archive/index.ts';
 import type { CrawlConfig } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import { type ContextLoader, crawlContexts } from '../rdf/index.ts';
@@ -17,15 +17,19 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * decoded it; an answer in another type than JSON with a Link to its JSON-LD alternate is followed
  * there once, as the crawl's contextLoader (crawl/context-loader.ts) did. At most
  * `maxContextsPerCrawl` distinct URLs are answered, as in the crawl. A context the crawl never
- * fetched fails like an unreachable one. `query` runs one lookup at a time.
+ * fetched fails like an unreachable one. `query` runs one lookup at a time. A record is read only
+ * from the WARC files `files` names (the manifest's), within the crawl's record limits, and must
+ * match its own digests: anything else is `corrupt`.
  */
 export function archivedContextLoader(
   folder: string,
   cdxj: string,
   query: <T>(run: (connection: DuckDBConnection) => Promise<T>) => Promise<T>,
-  config: Pick<CrawlConfig, 'maxContextsPerCrawl' | 'maxRedirects' | 'maxBytes'>,
+  config: Pick<CrawlConfig, 'maxContextsPerCrawl' | 'maxRedirects' | 'maxBytes' | 'robotsMaxBytes'>,
+  files: ReadonlySet<string>,
 ): ContextLoader {
   const index = sqlString(cdxj);
+  const limits = recordLimits(config);
   const lookup = (url: string) =>
     query(async (connection) => {
       const rows = (
@@ -46,7 +50,13 @@ export function archivedContextLoader(
     for (let hops = 0; hops <= config.maxRedirects; hops++) {
       const pointer = await lookup(current);
       if (!pointer) throw new ObservatoryError('parse', `JSON-LD context ${current}: not in the archive`);
-      const response = await readArchivedResponse(folder, pointer);
+      if (!files.has(pointer.filename)) {
+        throw new ObservatoryError(
+          'corrupt',
+          `${cdxj}: ${current} is in ${pointer.filename}, which the manifest does not list`,
+        );
+      }
+      const response = await readArchivedResponse(folder, pointer, limits, { digests: true });
       const location = response.headers.get('location');
       if (REDIRECTS.has(response.status) && location) {
         current = new URL(location, current).href;

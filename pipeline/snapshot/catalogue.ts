@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotKind } from '../core/index.ts';
-import { ObservatoryError } from '../core/index.ts';
+import { ObservatoryError, readRegularFile } from '../core/index.ts';
 import { ioError, writeFileAtomic } from './durable-fs.ts';
 import { isSnapshotName, SNAPSHOT_KINDS } from './snapshot-name.ts';
 
@@ -65,7 +65,7 @@ export async function listSnapshots(root: string): Promise<readonly CatalogueEnt
   const path = join(root, CATALOGUE_FILE);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw ioError('read', path, error);

@@ -4,7 +4,15 @@
  * by ~190 MiB.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { ObservatoryError } from '../core/index.ts';
 import { writeCdxjLines } from './cdxj-draft.ts';
+import type { ArchiveSource } from './warc-output.ts';
 
-const { archive, names, file } = workerData as { archive: string; names: string[]; file: string };
-parentPort!.postMessage(await writeCdxjLines(archive, names, file));
+const { archive, file } = workerData as { archive: ArchiveSource; file: string };
+try {
+  parentPort!.postMessage({ lines: await writeCdxjLines(archive, file) });
+} catch (error) {
+  // an error crosses to the main thread as a plain Error: a coded one (a damaged published file) is sent as its code
+  if (!(error instanceof ObservatoryError)) throw error;
+  parentPort!.postMessage({ failed: { code: error.code, message: error.message } });
+}

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { copyFile, link, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ObservatoryError, temporaryFor } from '../core/index.ts';
+import { ObservatoryError, openRegularFile, temporaryFor } from '../core/index.ts';
 
 /** Wraps a file-system failure into an `io` error that names the path and what was being done. */
 export function ioError(doing: string, path: string, error: unknown): ObservatoryError {
@@ -58,12 +57,15 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
   await fsyncPath(dirname(path));
 }
 
-/** Size and SHA-256 (hex) of a file, streamed. */
+/**
+ * Size and SHA-256 (hex) of a file, streamed. Only a regular file is read (openRegularFile): a FIFO
+ * or a device in its place is `corrupt`, never read forever.
+ */
 export async function hashFile(path: string): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash('sha256');
   let bytes = 0;
   try {
-    for await (const chunk of createReadStream(path)) {
+    for await (const chunk of (await openRegularFile(path)).createReadStream()) {
       hash.update(chunk as Buffer);
       bytes += (chunk as Buffer).length;
     }

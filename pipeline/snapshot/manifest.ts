@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotKind } from '../core/index.ts';
-import { ObservatoryError, quoteInput } from '../core/index.ts';
+import { ObservatoryError, quoteInput, readRegularFile } from '../core/index.ts';
 import { ioError } from './durable-fs.ts';
 import { CHECKSUMS_FILE, MANIFEST_FILE, type SchemaVersion } from './schema.ts';
 import type { SnapshotStats } from './snapshot-stats.ts';
@@ -81,12 +80,12 @@ function isPlainName(name: unknown): boolean {
   return typeof name === 'string' && name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
 }
 
-/** Reads and minimally checks the manifest.json of a snapshot folder. */
+/** Reads (a regular file only: readRegularFile) and minimally checks the manifest.json of a snapshot folder. */
 export async function readManifest(folder: string): Promise<SnapshotManifest> {
   const path = join(folder, MANIFEST_FILE);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path);
   } catch (error) {
     throw (error as NodeJS.ErrnoException).code === 'ENOENT'
       ? new ObservatoryError('corrupt', `${path} is missing`)

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StreamParser } from 'n3';
-import type { Progress } from '../core/index.ts';
+import type { CrawlConfig, Progress } from '../core/index.ts';
 import { sqlString } from './duckdb-session.ts';
 import { corrupt } from './folder-error.ts';
 import type { ManifestFile, SnapshotManifest } from './manifest.ts';
@@ -13,7 +13,7 @@ import { exportNquads } from './nquads-export.ts';
 import { countGraphStatements, type ExportedSnapshot, exportTable } from './parquet-export.ts';
 import { NQUADS_FILE, parquetFileName, type SchemaVersion, type TableName, tableColumns } from './schema.ts';
 import { digestOutput } from './snapshot-digest.ts';
-import { type CdxjDraft, warcOutput } from './warc-output.ts';
+import { type ArchiveSource, type CdxjDraft, warcOutput } from './warc-output.ts';
 
 /** What an output is written from: the staged crawl in DuckDB and the folder being built. */
 export interface WriteContext {
@@ -23,8 +23,8 @@ export interface WriteContext {
   /** The publish's scratch folder, removed after the publish. */
   readonly scratch: string;
   readonly snapshot: ExportedSnapshot;
-  /** The folder of the crawl's WARC files; null when it kept no archive. */
-  readonly archive: string | null;
+  /** The crawl's WARC files; null when it kept no archive. */
+  readonly archive: ArchiveSource | null;
   /** The unsorted CDXJ lines of those files (draftCdxj); null without an archive. */
   readonly cdxjDraft: Promise<CdxjDraft | null>;
   /** The files the outputs before this one wrote, by name. */
@@ -36,8 +36,13 @@ export interface CheckContext {
   readonly folder: string;
   readonly manifest: SnapshotManifest;
   readonly version: SchemaVersion;
+  /** The manifest's config as its readers rely on it, validated (readingConfig). */
+  readonly config: CrawlConfig;
+  /** `verify --deep`: also every check that reads every byte of the output (each WARC record's digests). */
+  readonly deep: boolean;
   readonly connection: DuckDBConnection;
-  readonly progress?: Progress;
+  /** A progress for one long check, named by what it counts (`data.nq.gz bytes`). */
+  readonly progress?: (counting: string) => Progress;
 }
 
 /** A file an output wrote into the folder: its name, and its rows when it has rows. */
@@ -173,7 +178,7 @@ const nquadsOutput: SnapshotOutput = {
   },
   async check(ctx) {
     const entry = listed(ctx, NQUADS_FILE);
-    const quads = await countNquads(ctx.folder, entry.bytes, ctx.progress);
+    const quads = await countNquads(ctx.folder, entry.bytes, ctx.progress?.(`${NQUADS_FILE} bytes`));
     if (quads !== ctx.manifest.counts.statements || quads !== entry.rows) {
       throw corrupt(
         ctx.folder,

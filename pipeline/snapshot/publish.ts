@@ -1,5 +1,6 @@
 import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { warcFilesIn } from '../archive/index.ts';
 import type { Clock, CrawledDocument, Logger, Progress, ScheduleEntry, SnapshotKind } from '../core/index.ts';
 import {
   acquirePidLock,
@@ -36,7 +37,7 @@ import { isSnapshotName, NAME_FORM_TEXT, SNAPSHOT_KINDS, snapshotKindOf } from '
 import { computeStats } from './snapshot-stats.ts';
 import { stageCrawl, stageSchedule } from './staging.ts';
 import { linkSnapshotTables } from './table-links.ts';
-import { type CdxjDraft, draftCdxj } from './warc-output.ts';
+import { type ArchiveSource, type CdxjDraft, draftCdxj } from './warc-output.ts';
 
 /** The folder, under a snapshot root, where crawls in progress and publishes being built live. */
 export const INCOMPLETE_DIR = '.incomplete';
@@ -56,8 +57,12 @@ export interface PublishOptions {
   readonly config: object;
   /** The crawl's documents; called once per publish attempt. */
   readonly documents: () => AsyncIterable<CrawledDocument>;
-  /** The folder of the crawl's WARC files (docs/archive.md), published with the snapshot; none when absent. */
-  readonly archive?: string;
+  /**
+   * The crawl's WARC files (docs/archive.md), published with the snapshot; none when absent. A
+   * folder: every `.warc.gz` file in it (a crawl's run folder); reparse names a published folder's
+   * listed files instead (ArchiveSource).
+   */
+  readonly archive?: string | ArchiveSource;
   /** Recorded in the manifest when the documents were re-read from another snapshot's archive. */
   readonly reparsedFrom?: ReparsedFrom;
   /** Which crawl of a kernel expansion this is; required for kind `expand`, refused for the others. */
@@ -101,6 +106,12 @@ export interface PublishedSnapshot {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The archive a publish links in: a crawl's run folder stands for every `.warc.gz` file in it, as it is when the crawl ended. */
+function archiveSource(archive: PublishOptions['archive']): ArchiveSource | null {
+  if (archive === undefined) return null;
+  return typeof archive === 'string' ? { dir: archive, files: warcFilesIn(archive) } : archive;
+}
 
 function validate(options: PublishOptions): void {
   if (!isSnapshotName(options.name)) {
@@ -304,9 +315,8 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
     // indexed in JS while DuckDB detects changes and sorts the quads on its own threads (see
     // draftCdxj); started after staging, whose peak is the publish's, so that it adds nothing to
     // it, and only when there is a folder to build
-    const draft = publishedAlready
-      ? Promise.resolve(null)
-      : draftCdxj(options.archive ?? null, scratch.outputs);
+    const archive = archiveSource(options.archive);
+    const draft = publishedAlready ? Promise.resolve(null) : draftCdxj(archive, scratch.outputs);
     // awaited by the archive output, or by close; a failure is thrown there
     draft.catch(() => {});
     cdxjDraft = draft;
@@ -365,7 +375,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
           work,
           scratch: scratch.outputs,
           snapshot,
-          archive: options.archive ?? null,
+          archive,
           cdxjDraft: draft,
           written,
         };

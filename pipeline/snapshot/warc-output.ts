@@ -1,15 +1,31 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { readArchivedResponse, warcFilesIn } from '../archive/index.ts';
+import { type RecordLimits, readArchivedResponse, recordLimits } from '../archive/index.ts';
+import { type ErrorCode, ObservatoryError } from '../core/index.ts';
 import { writeCdxjLines } from './cdxj-draft.ts';
 import { sqlString } from './duckdb-session.ts';
 import { ioError, linkOrCopy } from './durable-fs.ts';
 import { corrupt } from './folder-error.ts';
+import type { SnapshotManifest } from './manifest.ts';
 import type { CheckContext, SnapshotOutput, WriteContext, WrittenFile } from './outputs.ts';
 import { parquetFileName } from './schema.ts';
+import { checkWarcRecords } from './warc-records-check.ts';
 
 /** The CDXJ index of the snapshot's WARC files, beside them (pywb and ReplayWeb.page read it). */
 export const CDXJ_FILE = 'index.cdxj';
+
+/**
+ * The WARC files a publish links in and indexes: a folder and which of its files. A crawl's are
+ * every `.warc.gz` file of its run folder (warcFilesIn), their index notes read where they cover a
+ * file; reparse's are those a published folder's manifest lists, read whole within `limits` and
+ * never from notes (a file the manifest does not list, notes included, is nothing the folder holds).
+ */
+export interface ArchiveSource {
+  readonly dir: string;
+  readonly files: readonly string[];
+  /** Set for a published folder: no index notes; each file whole gzip members within these limits. */
+  readonly limits?: RecordLimits;
+}
 
 /** The CDXJ lines of an archive's WARC files, unsorted, in a scratch file (see draftCdxj). */
 export interface CdxjDraft {
@@ -30,43 +46,44 @@ const DRAFT_HEAP_MB = 48;
  * heap), and the archive output only sorts what it wrote. Should the worker run out of that heap
  * (24 MiB did on a 50,000-document week's archive; a single 96 MB record does not, bodies being
  * outside the heap), the lines are written again on the main thread. The WARC files are complete
- * once the crawl has ended.
+ * once the crawl has ended. A published folder's files (reparse) must be whole within the archive's
+ * limits, or the draft fails `corrupt` (cdxjEntries).
  */
 export async function draftCdxj(
-  archive: string | null,
+  archive: ArchiveSource | null,
   scratch: string,
   heapMb = DRAFT_HEAP_MB,
 ): Promise<CdxjDraft | null> {
-  if (archive === null) return null;
-  const names = warcFilesIn(archive);
-  if (names.length === 0) return null;
+  if (archive === null || archive.files.length === 0) return null;
   const file = join(scratch, 'index.cdxj.unsorted');
-  const lines = await draftInWorker(archive, names, file, heapMb).catch((error: unknown) => {
+  const lines = await draftInWorker(archive, file, heapMb).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') throw error;
-    return writeCdxjLines(archive, names, file);
+    return writeCdxjLines(archive, file);
   });
   return { file, lines };
 }
 
-function draftInWorker(
-  archive: string,
-  names: readonly string[],
-  file: string,
-  heapMb: number,
-): Promise<number> {
+/** What the draft worker posts: its lines, or the coded error it stopped with (cdxj-draft-worker.ts). */
+type DraftMessage =
+  | { readonly lines: number }
+  | { readonly failed: { readonly code: ErrorCode; readonly message: string } };
+
+function draftInWorker(archive: ArchiveSource, file: string, heapMb: number): Promise<number> {
   const worker = new Worker(DRAFT_WORKER, {
-    workerData: { archive, names, file },
+    workerData: { archive, file },
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 4 },
   });
   return new Promise<number>((resolve, reject) => {
-    let posted: number | null = null;
-    worker.once('message', (count: number) => {
-      posted = count;
+    let posted: DraftMessage | null = null;
+    worker.once('message', (message: DraftMessage) => {
+      posted = message;
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
-      if (posted === null) reject(new Error(`the CDXJ indexer of ${archive} stopped (exit code ${code})`));
-      else resolve(posted);
+      if (posted === null)
+        reject(new Error(`the CDXJ indexer of ${archive.dir} stopped (exit code ${code})`));
+      else if ('failed' in posted) reject(new ObservatoryError(posted.failed.code, posted.failed.message));
+      else resolve(posted.lines);
     });
   });
 }
@@ -79,11 +96,15 @@ async function writeSortedCdxj(ctx: WriteContext, draft: CdxjDraft, target: stri
     TO ${sqlString(target)} (FORMAT csv, HEADER false, QUOTE '', DELIMITER '\\0')`);
 }
 
-/** The WARC record at a documents.parquet pointer: a response record for the row's final URL. */
-async function checkPointer(folder: string, row: unknown[]): Promise<void> {
+/**
+ * The WARC record at a documents.parquet pointer: a response record for the row's final URL, read
+ * within the crawl's record limits. A pointer that is not one (out of the file, negative, longer
+ * than any record the crawl wrote) is `corrupt` naming the row.
+ */
+async function checkPointer(folder: string, row: unknown[], limits: RecordLimits): Promise<void> {
   const [url, finalUrl, filename, offset, length] = row as [string, string, string, bigint, bigint];
   const pointer = { filename, offset: Number(offset), length: Number(length) };
-  const response = await readArchivedResponse(folder, pointer).catch((error: unknown) => {
+  const response = await readArchivedResponse(folder, pointer, limits).catch((error: unknown) => {
     throw corrupt(folder, `${url}: ${(error as Error).message}`);
   });
   if (response.url !== finalUrl) {
@@ -94,20 +115,29 @@ async function checkPointer(folder: string, row: unknown[]): Promise<void> {
   }
 }
 
+/** The WARC files a manifest lists, in name order (their order within each prefix). */
+export function listedWarcFiles(manifest: SnapshotManifest): string[] {
+  return manifest.files
+    .map((f) => f.name)
+    .filter((name) => name.endsWith('.warc.gz'))
+    .sort();
+}
+
 /**
  * The crawl's WARC files (docs/archive.md), linked into the folder as the crawl wrote them, and
- * their CDXJ index (drafted by draftCdxj while the quads were sorted). Absent when the crawl kept no archive. `verify` opens the record every
- * documents.parquet pointer names.
+ * their CDXJ index (drafted by draftCdxj while the quads were sorted). Absent when the crawl kept no
+ * archive. `verify` opens the record every documents.parquet pointer names; `verify --deep` reads
+ * every record of every file (checkWarcRecords).
  */
 export const warcOutput: SnapshotOutput = {
   phase: 'archive',
   async write(ctx) {
     if (ctx.archive === null) return [];
-    const names = warcFilesIn(ctx.archive);
+    const names = ctx.archive.files;
     const draft = await ctx.cdxjDraft;
     if (names.length === 0 || draft === null) return [];
     for (const name of names) {
-      await linkOrCopy(join(ctx.archive, name), join(ctx.work, name)).catch((error: unknown) => {
+      await linkOrCopy(join(ctx.archive.dir, name), join(ctx.work, name)).catch((error: unknown) => {
         throw ioError('link', join(ctx.work, name), error);
       });
     }
@@ -116,14 +146,17 @@ export const warcOutput: SnapshotOutput = {
   },
   async check(ctx: CheckContext) {
     if (ctx.version < 3) return;
+    const limits = recordLimits(ctx.config);
     const documents = sqlString(join(ctx.folder, parquetFileName('documents')));
     const pointers = await ctx.connection.runAndReadAll(`SELECT url, final_url, warc_filename, warc_offset,
         warc_length FROM read_parquet(${documents}) WHERE warc_filename IS NOT NULL ORDER BY warc_filename, warc_offset`);
-    const listed = new Set(ctx.manifest.files.map((f) => f.name));
+    const files = listedWarcFiles(ctx.manifest);
+    const listed = new Set(files);
     for (const row of pointers.getRows()) {
       if (!listed.has(row[2] as string))
         throw corrupt(ctx.folder, `${row[0]} points at ${row[2]}, which the manifest does not list`);
-      await checkPointer(ctx.folder, row);
+      await checkPointer(ctx.folder, row, limits);
     }
+    if (ctx.deep) await checkWarcRecords(ctx, files);
   },
 };

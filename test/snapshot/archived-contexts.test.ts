@@ -68,11 +68,18 @@ before(async () => {
 after(() => session.close());
 
 const loader = (maxContextsPerCrawl = 10) =>
-  archivedContextLoader(folder, join(folder, 'index.cdxj'), (run) => run(session.connection), {
-    maxContextsPerCrawl,
-    maxRedirects: 5,
-    maxBytes: 1 << 20,
-  });
+  archivedContextLoader(
+    folder,
+    join(folder, 'index.cdxj'),
+    (run) => run(session.connection),
+    {
+      maxContextsPerCrawl,
+      maxRedirects: 5,
+      maxBytes: 1 << 20,
+      robotsMaxBytes: 1 << 19,
+    },
+    new Set(['s-00000.warc.gz']),
+  );
 
 test('a context is answered from its archived exchange, through its redirect, decoded', async () => {
   assert.equal(await loader()('http://ctx.example/old'), CONTEXT);

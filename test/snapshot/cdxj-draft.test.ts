@@ -48,7 +48,7 @@ for (const [what, heapMb] of [
 ] as const) {
   test(`the draft holds every CDXJ line of the archive, written ${what}`, async () => {
     const scratch = mkdtempSync(join(dir, 'scratch-'));
-    const draft = await draftCdxj(warc, scratch, heapMb);
+    const draft = await draftCdxj({ dir: warc, files: warcFilesIn(warc) }, scratch, heapMb);
     assert.ok(draft);
     assert.equal(expected.length, 21, expected.join('\n')); // robots.txt and 20 documents
     assert.equal(draft.lines, expected.length);

@@ -16,9 +16,16 @@ import { WARCRecord, WARCSerializer } from 'warcio';
 import { clockStartingAt } from '../../pipeline/core/index.ts';
 import { WEEK } from '../../pipeline/schedule/index.ts';
 import { SCENARIOS, type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
-import { openDuckDb, readManifest, reparseSnapshot, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import {
+  openDuckDb,
+  readManifest,
+  reparseSnapshot,
+  SNAPSHOT_SCHEMA_VERSION,
+  verifySnapshot,
+} from '../../pipeline/snapshot/index.ts';
 import { runCli } from '../commands/cli-process.ts';
 import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
+import { relist } from './relist.ts';
 
 const W0 = Date.UTC(2026, 0, 5);
 const WEEKS = ['2026-01-05', '2026-01-12'];
@@ -162,7 +169,9 @@ test('bad input exits 2 with one line', async () => {
 
 /**
  * A copy of week 1 whose one document's pointer names a new record (appended to its WARC file)
- * with another body: what a newer parser reading the same bytes differently looks like.
+ * with another body: what a newer parser reading the same bytes differently looks like. The row's
+ * content_sha256 and the folder's checksums follow the new record, so that the folder is sound:
+ * reparse refuses a record that is not the body its row says the crawl read (tampered-archive.test.ts).
  */
 test('the statements come from the WARC records, not from the published quads', async () => {
   const copy = mkdtempSync(join(tmpdir(), 'reparse-tampered-'));
@@ -192,13 +201,15 @@ test('the statements come from the WARC records, not from the published quads', 
       `CREATE TABLE d AS SELECT * FROM read_parquet('${join(folder, 'documents.parquet')}')`,
     );
     await session.connection.run(
-      `UPDATE d SET warc_offset = ${offset}, warc_length = ${member.length} WHERE url = '${url}'`,
+      `UPDATE d SET warc_offset = ${offset}, warc_length = ${member.length},
+        content_sha256 = '${createHash('sha256').update(body).digest('hex')}' WHERE url = '${url}'`,
     );
     await session.connection.run(`COPY d TO '${join(folder, 'documents.parquet')}' (FORMAT parquet,
-      KV_METADATA {observatory_schema_version: '3'})`);
+      KV_METADATA {observatory_schema_version: '${SNAPSHOT_SCHEMA_VERSION}'})`);
   } finally {
     session.close();
   }
+  relist(folder, ['documents.parquet', filename]);
   const corrected = mkdtempSync(join(tmpdir(), 'reparse-corrected-'));
   const published = await reparseSnapshot({ folder, root: corrected, clock: clockStartingAt(W0 + 2 * WEEK) });
   const quads = await rows(`SELECT subject, predicate, object FROM ${parquet(corrected, WEEKS[0], 'quads')}
