@@ -9,6 +9,7 @@ import {
   askedContexts,
   type ContextAnswer,
   contextState,
+  isStorageRefusal,
   moveContext,
 } from './store.ts';
 
@@ -123,6 +124,8 @@ export class SharedContexts {
         }
       }
     } catch (error) {
+      // a value PostgreSQL cannot hold fails the document that named the context, not the worker
+      if (isStorageRefusal(error)) throw refusedContext(url, error);
       if (!signal.aborted) this.o.fail(error);
       throw error;
     }
@@ -168,9 +171,23 @@ export class SharedContexts {
       await moveContext(pool, crawl, url, pld, got, config.delayMs);
       return null;
     }
-    await answerContext(pool, crawl, url, pld, got);
+    try {
+      await answerContext(pool, crawl, url, pld, got);
+    } catch (error) {
+      if (!isStorageRefusal(error)) throw error;
+      got = { text: null, error: refusedContext(url, error).message };
+      await answerContext(pool, crawl, url, pld, got);
+    }
     return got;
   }
+}
+
+/** The `parse` error of a context whose row or answer PostgreSQL refused (store.ts isStorageRefusal). */
+function refusedContext(url: string, error: unknown): ObservatoryError {
+  return new ObservatoryError(
+    'parse',
+    `JSON-LD context ${url}: the coordinator could not store it: ${(error as Error).message}`,
+  );
 }
 
 /**

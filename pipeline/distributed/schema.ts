@@ -24,21 +24,40 @@ import type pg from 'pg';
  *   the transaction that marks its frontier row done, so the primary key makes it exactly once;
  *   `response` names the exchange that carried its final response (its WARC pointer comes from
  *   there), `carried` is set for a 304 whose previous statements the coordinator carries over.
- * - context: the remote JSON-LD contexts of the crawl, one row per URL: asked (no answer yet) of
- *   the holder of `pld`, then its answer (the text, or why it failed), read by every worker, so
- *   that a context is fetched once per crawl and only under a PLD's lease; `moved` (JSON) is where
- *   its fetch goes on once a redirect or Link alternate led it into another PLD, `pld` then.
+ * - context: the remote JSON-LD contexts of the crawl, one row per URL (as JSON: the URL as the
+ *   document named it, unnormalised): asked (no answer yet) of the holder of `pld`, then its
+ *   answer (JSON: the text, or why it failed), read by every worker, so that a context is fetched
+ *   once per crawl and only under a PLD's lease; `moved` (JSON) is where its fetch goes on once a
+ *   redirect or Link alternate led it into another PLD, `pld` then.
  * - exchange: every HTTP exchange a worker made (docs/archive.md), keyed by the worker's fetcher
  *   (`source`, unique per worker and crawl) and its number there; the coordinator writes them into
  *   the run's WARC archive. `body` holds the response body as received, `record` the rest.
  * - crawl_worker: the workers serving a crawl and their fetch slots, each row kept alive by its
  *   worker's lease renewals (the database's clock), so the round-end rule counts the slots of every
  *   live worker, leases held or not, and a worker that died stops counting when its leases expire.
+ *   A worker that stopped on an error leaves its row expired with the error (`failure`, JSON), for
+ *   the coordinator to report.
+ *
+ * What the Web sent is stored so that it comes back exactly as read, whatever it holds: TEXT
+ * cannot hold a NUL character, and silently makes a lone surrogate U+FFFD, so every text read
+ * from outside (statements, records with their error messages and headers, robots.txt answers, a
+ * context's answer and the URL a document named it by, a worker's failure) is stored as JSON, whose
+ * escapes round-trip any string; bodies as received are `bytea`. Only URLs the frontier normalised
+ * (WHATWG URL: ASCII, no control characters) and PLDs are stored as they are. A URL may be longer
+ * than a btree entry can be (about 2,700 bytes; a URL is up to MAX_URL_LENGTH, 8,192 characters), so
+ * URLs are unique by url_key (SHA-256 of the stored text), not by the text itself.
  *
  * Columns added after the first release are added with ALTER TABLE too, so that a database that
  * holds an older crawl gets them.
  */
 const SCHEMA = `
+DO $$ BEGIN
+  IF to_regprocedure('url_key(text)') IS NULL THEN
+    -- convert_to is only STABLE (conversions can be redefined); to UTF8 in a UTF8 database it is the identity
+    CREATE FUNCTION url_key(text) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+      AS 'SELECT sha256(convert_to($1, ''UTF8''))';
+  END IF;
+END $$;
 CREATE TABLE IF NOT EXISTS crawl (
   id text PRIMARY KEY,
   plan jsonb NOT NULL,
@@ -58,11 +77,12 @@ CREATE TABLE IF NOT EXISTS frontier (
   inlinks integer NOT NULL DEFAULT 0,
   state text NOT NULL DEFAULT 'waiting' CHECK (state IN ('waiting', 'done', 'elsewhere')),
   previous text,
-  continues text,
-  PRIMARY KEY (crawl, url)
+  continues text
 );
 ALTER TABLE frontier ADD COLUMN IF NOT EXISTS previous text;
 ALTER TABLE frontier ADD COLUMN IF NOT EXISTS continues text;
+CREATE UNIQUE INDEX IF NOT EXISTS frontier_url ON frontier (crawl, url_key(url));
+ALTER TABLE frontier DROP CONSTRAINT IF EXISTS frontier_pkey;
 CREATE INDEX IF NOT EXISTS frontier_queued ON frontier (crawl, pld) WHERE state = 'waiting' AND round IS NOT NULL;
 CREATE INDEX IF NOT EXISTS frontier_candidates ON frontier (crawl, depth) WHERE state = 'waiting' AND round IS NULL;
 CREATE TABLE IF NOT EXISTS pld_lease (
@@ -89,12 +109,13 @@ CREATE TABLE IF NOT EXISTS result (
   recorded_by text NOT NULL,
   response_source text,
   response_id integer,
-  carried boolean NOT NULL DEFAULT false,
-  PRIMARY KEY (crawl, url)
+  carried boolean NOT NULL DEFAULT false
 );
 ALTER TABLE result ADD COLUMN IF NOT EXISTS response_source text;
 ALTER TABLE result ADD COLUMN IF NOT EXISTS response_id integer;
 ALTER TABLE result ADD COLUMN IF NOT EXISTS carried boolean NOT NULL DEFAULT false;
+CREATE UNIQUE INDEX IF NOT EXISTS result_url ON result (crawl, url_key(url));
+ALTER TABLE result DROP CONSTRAINT IF EXISTS result_pkey;
 CREATE INDEX IF NOT EXISTS result_pld ON result (crawl, pld);
 CREATE INDEX IF NOT EXISTS result_response ON result (crawl, response_source, response_id)
   WHERE response_id IS NOT NULL;
@@ -102,13 +123,23 @@ CREATE TABLE IF NOT EXISTS context (
   crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
   url text NOT NULL,
   pld text NOT NULL,
-  text text,
-  error text,
-  moved text,
-  PRIMARY KEY (crawl, url)
+  answer text,
+  moved text
 );
 ALTER TABLE context ADD COLUMN IF NOT EXISTS moved text;
-CREATE INDEX IF NOT EXISTS context_asked ON context (crawl, pld) WHERE text IS NULL AND error IS NULL;
+DO $$ BEGIN
+  -- schema 4 and before: the URL and the answer as TEXT (text, error); as JSON since
+  IF EXISTS (SELECT 1 FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name = 'context' AND column_name = 'error') THEN
+    ALTER TABLE context ADD COLUMN IF NOT EXISTS answer text;
+    UPDATE context SET url = to_json(url)::text,
+      answer = CASE WHEN text IS NOT NULL OR error IS NOT NULL
+        THEN json_build_object('text', text, 'error', error)::text END;
+    ALTER TABLE context DROP CONSTRAINT IF EXISTS context_pkey, DROP COLUMN text, DROP COLUMN error;
+  END IF;
+END $$;
+CREATE UNIQUE INDEX IF NOT EXISTS context_url ON context (crawl, url_key(url));
+CREATE INDEX IF NOT EXISTS context_pending ON context (crawl, pld) WHERE answer IS NULL;
 CREATE TABLE IF NOT EXISTS exchange (
   crawl text NOT NULL REFERENCES crawl ON DELETE CASCADE,
   seq bigserial,
@@ -124,8 +155,10 @@ CREATE TABLE IF NOT EXISTS crawl_worker (
   id text NOT NULL,
   slots integer NOT NULL,
   expires_at timestamptz NOT NULL,
+  failure text,
   PRIMARY KEY (crawl, id)
 );
+ALTER TABLE crawl_worker ADD COLUMN IF NOT EXISTS failure text;
 `;
 
 /**
@@ -133,7 +166,7 @@ CREATE TABLE IF NOT EXISTS crawl_worker (
  * transaction): change it with SCHEMA. Where the database says it, SCHEMA has nothing to change,
  * and a worker connecting while others crawl runs none of it.
  */
-const VERSION = 'observatory distributed schema 4';
+const VERSION = 'observatory distributed schema 5';
 
 /**
  * How long the upgrade waits for one table lock before it gives way. SCHEMA's ALTER TABLEs lock

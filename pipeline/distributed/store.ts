@@ -90,6 +90,17 @@ const FRONTIER_LOCK = 18;
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 
+/**
+ * Whether PostgreSQL refused a value rather than failed: a data exception (class 22: a byte
+ * sequence TEXT cannot hold, a value out of range) or a program limit (class 54: an index entry
+ * too large). The same value is refused again however often it is sent, so a worker records the
+ * document it came with as a failure instead of stopping on it (and so does every worker after it).
+ */
+export function isStorageRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('54'));
+}
+
 /** Runs `work` in a transaction, again (a few times) when PostgreSQL reports a deadlock or serialisation failure. */
 export async function inTransaction<T>(
   pool: pg.Pool,
@@ -245,7 +256,7 @@ export async function advanceRound(
        FROM (SELECT url FROM frontier
              WHERE crawl = $1 AND state = 'waiting' AND round IS NULL AND depth <= $3
              ORDER BY depth, inlinks DESC, url COLLATE "C" LIMIT $4) AS j
-       WHERE f.crawl = $1 AND f.url = j.url`,
+       WHERE f.crawl = $1 AND url_key(f.url) = url_key(j.url)`,
       // LIMIT NULL is no limit
       [id, round, maxDepth, budget === null ? null : Math.max(0, budget)],
     );
@@ -325,18 +336,24 @@ export interface ContextRow {
 /** The second key is the crawl's: the count of a crawl's contexts and its insert are one at a time. */
 const CONTEXT_LOCK = 19;
 
+/**
+ * A context URL as the context table stores it: as JSON, since it is the URL as the document named
+ * it (not normalised), and may hold what TEXT cannot (a NUL, a lone surrogate).
+ */
+const storedUrl = (url: string) => JSON.stringify(url);
+
 /** The context's row; it exists once askContext said so. */
 export async function contextState(pool: pg.Pool, crawl: string, url: string): Promise<ContextRow> {
   const { rows } = await pool.query(
-    'SELECT pld, moved, text, error FROM context WHERE crawl = $1 AND url = $2',
-    [crawl, url],
+    'SELECT pld, moved, answer FROM context WHERE crawl = $1 AND url_key(url) = url_key($2)',
+    [crawl, storedUrl(url)],
   );
   const row = rows[0];
-  if (!row) throw new Error(`context ${url} of crawl ${crawl} is not in the coordinator`);
+  if (!row) throw new Error(`context ${storedUrl(url)} of crawl ${crawl} is not in the coordinator`);
   return {
     pld: row.pld,
     moved: row.moved === null ? null : (JSON.parse(row.moved) as ContextMove),
-    answer: row.text !== null || row.error !== null ? { text: row.text, error: row.error } : null,
+    answer: row.answer === null ? null : (JSON.parse(row.answer) as ContextAnswer),
   };
 }
 
@@ -359,12 +376,17 @@ export async function askContext(
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CONTEXT_LOCK, crawl]);
     await addPlds(client, crawl, [pld], delayMs);
     const { rows } = await client.query(
-      `SELECT count(*)::integer AS asked, bool_or(url = $2) AS known FROM context WHERE crawl = $1`,
-      [crawl, url],
+      `SELECT count(*)::integer AS asked, bool_or(url_key(url) = url_key($2)) AS known
+       FROM context WHERE crawl = $1`,
+      [crawl, storedUrl(url)],
     );
     if (rows[0].known) return true;
     if (rows[0].asked >= limit) return false;
-    await client.query('INSERT INTO context (crawl, url, pld) VALUES ($1, $2, $3)', [crawl, url, pld]);
+    await client.query('INSERT INTO context (crawl, url, pld) VALUES ($1, $2, $3)', [
+      crawl,
+      storedUrl(url),
+      pld,
+    ]);
     return true;
   });
 }
@@ -386,13 +408,16 @@ export async function moveContext(
     await addPlds(client, crawl, [to], delayMs);
     await client.query(
       `UPDATE context SET pld = $4, moved = $5
-       WHERE crawl = $1 AND url = $2 AND pld = $3 AND text IS NULL AND error IS NULL`,
-      [crawl, url, from, to, JSON.stringify(moved)],
+       WHERE crawl = $1 AND url_key(url) = url_key($2) AND pld = $3 AND answer IS NULL`,
+      [crawl, storedUrl(url), from, to, JSON.stringify(moved)],
     );
   });
 }
 
-/** Stores a context's answer for every worker of the crawl (the first answer stays), fetched under `pld`'s lease. */
+/**
+ * Stores a context's answer for every worker of the crawl (the first answer stays), fetched under
+ * `pld`'s lease. As JSON: the text is the body as read, NUL bytes and all.
+ */
 export async function answerContext(
   pool: pg.Pool,
   crawl: string,
@@ -401,21 +426,25 @@ export async function answerContext(
   answer: ContextAnswer,
 ): Promise<void> {
   await pool.query(
-    `UPDATE context SET text = $4, error = $5
-     WHERE crawl = $1 AND url = $2 AND pld = $3 AND text IS NULL AND error IS NULL`,
-    [crawl, url, pld, answer.text, answer.error],
+    `UPDATE context SET answer = $4
+     WHERE crawl = $1 AND url_key(url) = url_key($2) AND pld = $3 AND answer IS NULL`,
+    [crawl, storedUrl(url), pld, JSON.stringify(answer)],
   );
 }
 
 /** Contexts asked of the PLDs `plds` and not answered yet. */
-export async function askedContexts(pool: pg.Pool, crawl: string, plds: readonly string[]) {
+export async function askedContexts(
+  pool: pg.Pool,
+  crawl: string,
+  plds: readonly string[],
+): Promise<{ url: string; pld: string }[]> {
   if (plds.length === 0) return [];
   const { rows } = await pool.query(
     `SELECT url, pld FROM context
-     WHERE crawl = $1 AND pld = ANY($2::text[]) AND text IS NULL AND error IS NULL ORDER BY url`,
+     WHERE crawl = $1 AND pld = ANY($2::text[]) AND answer IS NULL ORDER BY url`,
     [crawl, plds],
   );
-  return rows as { url: string; pld: string }[];
+  return rows.map((row) => ({ url: JSON.parse(row.url) as string, pld: row.pld as string }));
 }
 
 /**
@@ -528,7 +557,7 @@ async function queueLinks(client: pg.PoolClient, crawl: string, links: readonly 
   await client.query(
     `INSERT INTO frontier (crawl, url, pld, depth, inlinks)
      SELECT $1, u, p, $4, 1 FROM unnest($2::text[], $3::text[]) AS t(u, p) ORDER BY u
-     ON CONFLICT (crawl, url) DO UPDATE SET inlinks = frontier.inlinks + 1,
+     ON CONFLICT (crawl, url_key(url)) DO UPDATE SET inlinks = frontier.inlinks + 1,
        depth = CASE WHEN frontier.continues IS NULL THEN least(frontier.depth, excluded.depth)
          ELSE frontier.depth END`,
     [crawl, sorted, sorted.map(urlPld), depth + 1],
@@ -560,7 +589,8 @@ async function takeOverTargets(
 ): Promise<void> {
   if (targets.length === 0) return;
   const { rows } = await client.query(
-    'SELECT url, state, round, continues FROM frontier WHERE crawl = $1 AND url = ANY($2::text[])',
+    `SELECT url, state, round, continues FROM frontier
+     WHERE crawl = $1 AND url_key(url) IN (SELECT url_key(u) FROM unnest($2::text[]) AS t(u))`,
     [crawl, targets],
   );
   const known = new Map(rows.map((row) => [row.url as string, row]));
@@ -570,14 +600,14 @@ async function takeOverTargets(
     await client.query(
       `INSERT INTO frontier (crawl, url, pld, depth, state)
        SELECT $1, u, p, $4, 'elsewhere' FROM unnest($2::text[], $3::text[]) AS t(u, p) ORDER BY u
-       ON CONFLICT (crawl, url) DO UPDATE SET state = 'elsewhere'`,
+       ON CONFLICT (crawl, url_key(url)) DO UPDATE SET state = 'elsewhere'`,
       [crawl, elsewhere, elsewhere.map(urlPld), at.depth],
     );
   }
   if (handedOver !== null && taken.includes(handedOver)) {
     await client.query(
       `INSERT INTO frontier (crawl, url, pld, round, depth, continues) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (crawl, url) DO UPDATE SET round = excluded.round, depth = excluded.depth,
+       ON CONFLICT (crawl, url_key(url)) DO UPDATE SET round = excluded.round, depth = excluded.depth,
          continues = excluded.continues`,
       [crawl, handedOver, urlPld(handedOver), at.round, at.depth, at.continues],
     );
@@ -628,7 +658,10 @@ export async function recordOutcome(
     // expansion, whose documents link each other's URLs), so the crawl's outcomes write them one
     // at a time; the lock lasts to the commit, a few statements
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FRONTIER_LOCK, crawl]);
-    await client.query(`UPDATE frontier SET state = 'done' WHERE crawl = $1 AND url = $2`, [crawl, url]);
+    await client.query(`UPDATE frontier SET state = 'done' WHERE crawl = $1 AND url_key(url) = url_key($2)`, [
+      crawl,
+      url,
+    ]);
     const targets = [...new Set(record.redirects.map((hop) => hop.to))];
     await takeOverTargets(client, crawl, targets, handedOver?.finalUrl ?? null, {
       round: outcome.round,
@@ -669,7 +702,11 @@ export interface StoredResult {
   readonly continues: string | null;
 }
 
-/** Results of round `round` that carried a 304's statements over, below `maxDepth` (their links count). */
+/**
+ * Results of round `round` that carried a 304's statements over, below `maxDepth` (their links
+ * count). The round is read in JavaScript: PostgreSQL's json refuses an escaped NUL or lone
+ * surrogate (a record may hold one, in an error message), so no stored JSON is cast in SQL.
+ */
 export async function carriedResults(
   pool: pg.Pool,
   crawl: string,
@@ -677,12 +714,13 @@ export async function carriedResults(
   maxDepth: number,
 ): Promise<{ url: string; depth: number; record: DocumentRecord }[]> {
   const { rows } = await pool.query(
-    `SELECT url, depth, record FROM result
-     WHERE crawl = $1 AND carried AND depth < $3 AND (record::jsonb ->> 'round')::int = $2
+    `SELECT url, depth, record FROM result WHERE crawl = $1 AND carried AND depth < $2
      ORDER BY url COLLATE "C"`,
-    [crawl, round, maxDepth],
+    [crawl, maxDepth],
   );
-  return rows.map((row) => ({ url: row.url, depth: row.depth, record: JSON.parse(row.record) }));
+  return rows
+    .map((row) => ({ url: row.url as string, depth: row.depth as number, record: JSON.parse(row.record) }))
+    .filter(({ record }) => record.round === round);
 }
 
 /** A stored exchange, and the URL whose final response it carried, if any. */
@@ -720,7 +758,7 @@ export async function* readResults(pool: pg.Pool, crawl: string, batch = 500): A
   for (;;) {
     const { rows } = await pool.query(
       `SELECT r.url, r.depth, r.record, r.statements, r.handed_over, r.carried, f.continues
-       FROM result r LEFT JOIN frontier f ON f.crawl = r.crawl AND f.url = r.url
+       FROM result r LEFT JOIN frontier f ON f.crawl = r.crawl AND url_key(f.url) = url_key(r.url)
        WHERE r.crawl = $1 AND r.url COLLATE "C" > $2 ORDER BY r.url COLLATE "C" LIMIT $3`,
       [crawl, after, batch],
     );

@@ -11,17 +11,19 @@ import {
   UrlClaims,
 } from '../crawl/index.ts';
 import { type ContextLeases, SharedContexts } from './contexts.ts';
-import { ExchangeBuffer } from './exchanges.ts';
+import { ExchangeBuffer, type StoredExchange } from './exchanges.ts';
 import { documentLinks } from './links.ts';
 import { openPool } from './pool.ts';
 import {
   activeCrawl,
   type CrawlRow,
   crawlState,
+  isStorageRefusal,
   type Lease,
   leasePld,
   leaveCrawl,
   nextUrl,
+  type Outcome,
   pldRecords,
   recordOutcome,
   releaseLease,
@@ -360,27 +362,20 @@ async function crawlPld(
           : [];
       h.lease = { ...politeness(tools, h), trust: w.revisits?.trustOf(pld) ?? h.lease.trust };
       const exchanges = w.exchanges?.take() ?? [];
-      const ok = await recordOutcome(
-        pool,
-        crawl.id,
-        o.id,
-        h.lease,
-        {
-          url: next.url,
-          depth: next.depth,
-          round: next.round,
-          record: doc.record,
-          statements: doc.statements,
-          handedOver: foreign ? fetched : null,
-          links,
-          // the record's WARC pointer is its final response's, as in one process (a hand-over has none)
-          response: fetched.handedOver ? null : fetched.responseId,
-          carried: revisit.carried !== null,
-          continues: next.continues,
-        },
-        w.source,
-        exchanges,
-      ).catch((error: unknown) => {
+      const outcome: Outcome = {
+        url: next.url,
+        depth: next.depth,
+        round: next.round,
+        record: doc.record,
+        statements: doc.statements,
+        handedOver: foreign ? fetched : null,
+        links,
+        // the record's WARC pointer is its final response's, as in one process (a hand-over has none)
+        response: fetched.handedOver ? null : fetched.responseId,
+        carried: revisit.carried !== null,
+        continues: next.continues,
+      };
+      const ok = await record(pool, crawl.id, h.lease, outcome, w, o, exchanges).catch((error: unknown) => {
         w.exchanges?.putBack(exchanges);
         throw error;
       });
@@ -395,5 +390,54 @@ async function crawlPld(
     }
   } finally {
     if (!lost) await giveBack(pool, crawl.id, tools, h, o);
+  }
+}
+
+/**
+ * Records an outcome (recordOutcome). One that PostgreSQL refuses (isStorageRefusal: a value it
+ * cannot hold, which every worker would send again) is recorded as the document's `internal`
+ * failure instead, without its statements, links and redirects (and, refused again, without the
+ * exchanges it brought), so that no worker stops on it; the log says what was refused.
+ */
+async function record(
+  pool: pg.Pool,
+  crawl: string,
+  lease: Lease,
+  outcome: Outcome,
+  w: WorkerCrawl,
+  o: WorkerOptions,
+  exchanges: readonly StoredExchange[],
+): Promise<boolean> {
+  try {
+    return await recordOutcome(pool, crawl, o.id, lease, outcome, w.source, exchanges);
+  } catch (error) {
+    if (!isStorageRefusal(error)) throw error;
+    const message = `the coordinator could not store this document's outcome: ${(error as Error).message}`;
+    o.logger.error({ url: outcome.url, error: (error as Error).message }, 'outcome refused by PostgreSQL');
+    const failed: Outcome = {
+      ...outcome,
+      record: {
+        ...outcome.record,
+        error: 'internal',
+        errorMessage: message,
+        statements: 0,
+        graphHash: null,
+        redirects: [],
+      },
+      statements: [],
+      handedOver: null,
+      links: [],
+      carried: false,
+    };
+    try {
+      return await recordOutcome(pool, crawl, o.id, lease, failed, w.source, exchanges);
+    } catch (again) {
+      if (!isStorageRefusal(again) || exchanges.length === 0) throw again;
+      o.logger.error(
+        { url: outcome.url, exchanges: exchanges.length },
+        'exchanges refused by PostgreSQL; not archived',
+      );
+      return recordOutcome(pool, crawl, o.id, lease, failed, w.source, []);
+    }
   }
 }

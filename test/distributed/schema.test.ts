@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { silentLogger } from '../../pipeline/core/index.ts';
 import { openPool } from '../../pipeline/distributed/pool.ts';
+import { askedContexts, contextState } from '../../pipeline/distributed/store.ts';
 import { startSimWeb } from '../../pipeline/simweb/index.ts';
 import { rdfDocuments } from '../observe/sim-weekly.ts';
 import { firstDifferences, publishedContent } from '../soak/published-content.ts';
@@ -24,12 +25,21 @@ before(async () => {
 after(() => server?.stop());
 
 /**
- * Turns a current database back into one of the previous schema (no crawl_worker table, no
- * revisit_trust column, no version; the context table's moved column is older); `keepTables` leaves the tables and columns, so that workers
- * of this version keep crawling it while the upgrade runs: its statements take the same locks.
+ * Turns a current database back into one of an earlier schema: no crawl_worker table, no
+ * revisit_trust column (schema 3), URLs keyed by their text and a context's answer as TEXT (schema
+ * 4), no version (the context table's moved column is older); `keepTables` leaves the tables and
+ * columns, so that workers of this version keep crawling it while the upgrade runs: its statements
+ * take the same locks.
  */
 async function makeOld(url: string, keepTables = false): Promise<void> {
-  const drop = keepTables ? '' : 'DROP TABLE crawl_worker; ALTER TABLE pld_lease DROP COLUMN revisit_trust;';
+  const drop = keepTables
+    ? ''
+    : `DROP TABLE crawl_worker; ALTER TABLE pld_lease DROP COLUMN revisit_trust;
+       DROP INDEX frontier_url; ALTER TABLE frontier ADD PRIMARY KEY (crawl, url);
+       DROP INDEX result_url; ALTER TABLE result ADD PRIMARY KEY (crawl, url);
+       DROP INDEX context_url; DROP INDEX context_pending;
+       ALTER TABLE context DROP COLUMN answer, ADD COLUMN text text, ADD COLUMN error text, ADD PRIMARY KEY (crawl, url);
+       CREATE INDEX context_asked ON context (crawl, pld) WHERE text IS NULL AND error IS NULL;`;
   await query(url, `${drop} COMMENT ON TABLE crawl IS NULL`);
 }
 
@@ -39,11 +49,44 @@ async function connect(url: string): Promise<void> {
   await pool.end();
 }
 
-test('a database of the previous schema is upgraded on connecting', async () => {
+test('a database of an earlier schema is upgraded on connecting: its contexts keep their answers, long URLs fit', async () => {
   const url = await server.database('previous');
   await connect(url);
   await makeOld(url);
+  await query(
+    url,
+    `INSERT INTO crawl (id, plan, config) VALUES ('old', '{}', '{}');
+     INSERT INTO context (crawl, url, pld, text, error) VALUES
+       ('old', 'http://a.example/c1', 'a.example', '{"@context": {"x": "a\\"b' || chr(10) || chr(1) || 'é"}}', NULL),
+       ('old', 'http://a.example/c2', 'a.example', NULL, 'JSON-LD context http://a.example/c2: http_4xx'),
+       ('old', 'http://b.example/c3', 'b.example', NULL, NULL);`,
+  );
   await connect(url);
+  const pool = await openPool(url, silentLogger);
+  try {
+    assert.deepEqual(await contextState(pool, 'old', 'http://a.example/c1'), {
+      pld: 'a.example',
+      moved: null,
+      answer: { text: '{"@context": {"x": "a\\"b\n\u0001é"}}', error: null },
+    });
+    assert.deepEqual((await contextState(pool, 'old', 'http://a.example/c2')).answer, {
+      text: null,
+      error: 'JSON-LD context http://a.example/c2: http_4xx',
+    });
+    assert.deepEqual(await askedContexts(pool, 'old', ['a.example', 'b.example']), [
+      { url: 'http://b.example/c3', pld: 'b.example' },
+    ]);
+    // a URL longer than a btree entry, once and once only
+    const long = `http://c.example/${'x1y2z3'.repeat(1000)}`;
+    const insert = `INSERT INTO frontier (crawl, url, pld, depth) VALUES ('old', $1, 'c.example', 1)
+                    ON CONFLICT (crawl, url_key(url)) DO UPDATE SET inlinks = frontier.inlinks + 1`;
+    await pool.query(insert, [long]);
+    await pool.query(insert, [long]);
+    const { rows } = await pool.query('SELECT inlinks FROM frontier WHERE url = $1', [long]);
+    assert.deepEqual(rows, [{ inlinks: 1 }]);
+  } finally {
+    await pool.end();
+  }
   const columns = await query(
     url,
     `SELECT table_name || '.' || column_name AS c FROM information_schema.columns

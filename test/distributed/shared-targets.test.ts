@@ -13,10 +13,11 @@ import { after, before, test } from 'node:test';
 import { type CrawlConfig, clockStartingAt, silentLogger } from '../../pipeline/core/index.ts';
 import { coordinatedCrawl } from '../../pipeline/distributed/index.ts';
 import { runWeeklySnapshot } from '../../pipeline/observe/index.ts';
-import { openDuckDb, sqlString, TABLES, type TableName } from '../../pipeline/snapshot/index.ts';
+import { sqlString } from '../../pipeline/snapshot/index.ts';
 import { firstDifferences } from '../soak/published-content.ts';
 import { configFor, startServer, type TestServer } from '../web/http-server.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
+import { queryFolder as query, tableRows as rows, TABLE_NAMES } from './published-rows.ts';
 import { freshRoot, withWorkers } from './sim-distributed.ts';
 
 const W0 = Date.UTC(2026, 0, 5);
@@ -137,21 +138,6 @@ const KERNEL = [
   ...FILLERS,
 ];
 
-/**
- * Columns left out of the comparison, each with why it differs between two crawls of the same Web:
- * when things happened, and where the run's WARC files put their records.
- */
-const RUN_COLUMNS: Readonly<Record<string, string>> = {
-  snapshot_start: "the run's start as its clock read it (the test clock runs on from the week's start)",
-  fetched_at: 'when the request started',
-  duration_ms: 'how long the fetch took',
-  headers: 'the answer headers hold Date',
-  at: 'when the redirect answered',
-  warc_filename: 'the WARC files are named by the run',
-  warc_offset: 'records are written in the order fetches ended',
-  warc_length: 'a record holds its dates and IDs',
-};
-
 let web: TestServer;
 let pg: TestPostgres;
 let config: CrawlConfig;
@@ -198,27 +184,6 @@ after(async () => {
   await web?.close();
   await pg?.stop();
 });
-
-/** Rows of a query on a published folder's tables (`{table}` stands for that table's file). */
-async function query(folder: string, sql: string): Promise<string[]> {
-  const db = await openDuckDb();
-  try {
-    const text = sql.replace(
-      /\{(\w+)\}/g,
-      (_, t) => `read_parquet(${sqlString(join(folder, `${t}.parquet`))})`,
-    );
-    return (await db.connection.runAndReadAll(text)).getRows().map((r) => r.map(String).join(' '));
-  } finally {
-    db.close();
-  }
-}
-
-/** Every row of `table` as a line of its compared columns, sorted. */
-function rows(folder: string, table: TableName): Promise<string[]> {
-  const columns = TABLES[table].map((c) => c.name).filter((c) => !(c in RUN_COLUMNS));
-  const line = columns.map((c) => `coalesce(CAST("${c}" AS VARCHAR), '∅')`).join(` || ' | ' || `);
-  return query(folder, `SELECT ${line} FROM {${table}} ORDER BY 1`);
-}
 
 test('the Web has what the comparison is about: one row per URL asked for, none for a URL reached by redirects alone', async () => {
   const docs = await query(
@@ -268,7 +233,7 @@ test('the Web has what the comparison is about: one row per URL asked for, none 
 });
 
 test('one process and two workers through the coordinator publish the same rows in every table', async () => {
-  for (const table of Object.keys(TABLES) as TableName[]) {
+  for (const table of TABLE_NAMES) {
     const [a, b] = [await rows(join(one, WEEK1), table), await rows(join(two, WEEK1), table)];
     assert.ok(a.length > 0, table);
     assert.deepEqual(firstDifferences(a, b, 20), [], table);

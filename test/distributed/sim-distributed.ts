@@ -59,7 +59,8 @@ export function oneProcessWeek(sim: SimWeb, root: string, w: WeekRun): Promise<W
 
 /**
  * Runs `run` with `workers` in-process workers crawling for the coordinator at `url`, stops them
- * when it is done, and returns what it returned with the URLs each worker recorded.
+ * when it is done, and returns what it returned with the URLs each worker recorded. A worker that
+ * fails fails it at once, rather than leave the coordinator waiting for URLs nobody crawls.
  */
 export async function withWorkers<T>(
   url: string,
@@ -77,8 +78,9 @@ export async function withWorkers<T>(
       signal: stop.signal,
     }),
   );
+  const failed = Promise.race(running).then(() => new Promise<never>(() => {}));
   try {
-    const outcome = await run();
+    const outcome = await Promise.race([run(), failed]);
     return { outcome, recorded: await stopAll() };
   } finally {
     await stopAll().catch(() => {});
