@@ -32,6 +32,7 @@ import {
   type StoredPlan,
   type StoredResult,
 } from './store.ts';
+import { CrawlWatch, WATCH_TIMES, type WatchTimes } from './watch.ts';
 
 /** How often the coordinator looks at the crawl (progress, round end). */
 const POLL_MS = 250;
@@ -50,12 +51,18 @@ const MAX_SEGMENT_DEPTH = 16;
  * which applies only to crawls without a budget (a budgeted crawl runs each round out so that what
  * joins a round does not depend on timing): the weekly snapshot and a tick are budgeted; an
  * expansion crawl is not.
+ *
+ * Its workers are watched (CrawlWatch, `watch` to test it sooner): a worker's error, and URLs
+ * waiting with no worker or no progress, are logged.
  */
-export function coordinatedCrawl(url: string): (options: CrawlOptions, name: string) => Promise<CrawlResult> {
+export function coordinatedCrawl(
+  url: string,
+  watch: WatchTimes = WATCH_TIMES,
+): (options: CrawlOptions, name: string) => Promise<CrawlResult> {
   return async (options, name) => {
     const pool = await openPool(url, options.logger);
     try {
-      return await coordinate(pool, options, name);
+      return await coordinate(pool, options, name, watch);
     } finally {
       await pool.end();
     }
@@ -72,42 +79,49 @@ function storedPlan({ plan }: CrawlOptions): StoredPlan {
   };
 }
 
-async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): Promise<CrawlResult> {
+async function coordinate(
+  pool: pg.Pool,
+  options: CrawlOptions,
+  id: string,
+  watchTimes: WatchTimes,
+): Promise<CrawlResult> {
   const { plan, config, clock, logger, progress, signal } = options;
   // re-visits are conditional as in one process: only with previous observations and config.conditional
   const revisits = config.conditional ? options.revisits : undefined;
   const seeds = seedUrls(plan.seeds).slice(0, plan.maxDocuments);
-  const row = await createCrawl(pool, name, storedPlan(options), config, seeds, (url) =>
+  const row = await createCrawl(pool, id, storedPlan(options), config, seeds, (url) =>
     revisits?.previous(url),
   );
   // a rerun of a crawl whose archive and journal were written (its publish was interrupted): the
   // journal has it all, and the archive must not get its exchanges again
   if (row.journaled && existsSync(join(options.dir, JOURNAL_FILE))) return runCrawl(options);
-  logger.info({ crawl: name, seeds: seeds.length }, 'crawl created in the coordinator');
+  logger.info({ crawl: id, seeds: seeds.length }, 'crawl created in the coordinator');
+  const watch = new CrawlWatch(pool, id, clock, logger, watchTimes);
   let earlyCheckedAt = Number.NEGATIVE_INFINITY;
   for (;;) {
     if (signal?.aborted)
       return { complete: false, stats: new CrawlStats().snapshot(), dir: options.dir, seen: 0 };
-    const status = await crawlStatus(pool, name);
+    const status = await crawlStatus(pool, id);
+    const workers = await watch.look(status);
     progress?.update({
       done: status.recorded,
       total: status.recorded + status.waiting,
-      extra: { round: status.round, leased: status.leased },
+      extra: { round: status.round, leased: status.leased, workers },
     });
     let early = false;
     if (status.waiting > 0 && !revisits && clock.now() - earlyCheckedAt >= EARLY_CHECK_MS) {
       earlyCheckedAt = clock.now();
-      early = await endsRoundEarly(pool, name, options, status.round);
+      early = await endsRoundEarly(pool, id, options, status.round);
     }
     if (status.waiting === 0 || early) {
       const round = status.round + 1;
       if (round >= plan.maxRounds) break;
       const carried = revisits
-        ? await carriedLinks(pool, name, status.round, plan.maxDepth, revisits, config.maxLinksPerDocument)
+        ? await carriedLinks(pool, id, status.round, plan.maxDepth, revisits, config.maxLinksPerDocument)
         : [];
       const joined = await advanceRound(
         pool,
-        name,
+        id,
         round,
         plan.maxDepth,
         Number.isFinite(plan.maxDocuments) ? plan.maxDocuments - status.assigned : null,
@@ -119,10 +133,10 @@ async function coordinate(pool: pg.Pool, options: CrawlOptions, name: string): P
     }
     await clock.sleep(POLL_MS, signal).catch(() => {});
   }
-  await finishCrawl(pool, name);
-  const pointers = options.archive ? await writeArchive(pool, name, options.archive) : new Map();
-  const stats = await writeJournal(pool, name, options.dir, pointers, revisits);
-  await markJournaled(pool, name);
+  await finishCrawl(pool, id);
+  const pointers = options.archive ? await writeArchive(pool, id, options.archive) : new Map();
+  const stats = await writeJournal(pool, id, options.dir, pointers, revisits);
+  await markJournaled(pool, id);
   const snapshot = stats.snapshot();
   progress?.finish({ done: snapshot.documents, total: snapshot.documents });
   return { complete: true, stats: snapshot, dir: options.dir, seen: snapshot.documents };

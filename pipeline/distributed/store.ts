@@ -464,7 +464,8 @@ export async function renewLeases(
     await client.query(
       `INSERT INTO crawl_worker (crawl, id, slots, expires_at)
        VALUES ($1, $2, $3, clock_timestamp() + $4 * interval '1 millisecond')
-       ON CONFLICT (crawl, id) DO UPDATE SET slots = excluded.slots, expires_at = excluded.expires_at`,
+       ON CONFLICT (crawl, id) DO UPDATE SET slots = excluded.slots, expires_at = excluded.expires_at,
+         failure = NULL`,
       [crawl, owner, slots, leaseMs],
     );
     return client.query(
@@ -480,6 +481,65 @@ export async function renewLeases(
 /** `owner` no longer serves the crawl: its slots stop counting at once. */
 export async function leaveCrawl(pool: pg.Pool, crawl: string, owner: string): Promise<void> {
   await pool.query('DELETE FROM crawl_worker WHERE crawl = $1 AND id = $2', [crawl, owner]);
+}
+
+/**
+ * `owner` stopped serving the crawl on an error: its slots stop counting at once, and the error
+ * stays (as JSON: a message may quote anything) for the coordinator to report.
+ */
+export async function reportFailure(
+  pool: pg.Pool,
+  crawl: string,
+  owner: string,
+  message: string,
+): Promise<void> {
+  await pool.query(
+    `INSERT INTO crawl_worker (crawl, id, slots, expires_at, failure) VALUES ($1, $2, 0, clock_timestamp(), $3)
+     ON CONFLICT (crawl, id) DO UPDATE SET expires_at = clock_timestamp(), failure = excluded.failure`,
+    [crawl, owner, JSON.stringify(message)],
+  );
+}
+
+/** A worker of a crawl as the coordinator watches it. */
+export interface WorkerView {
+  readonly id: string;
+  /** Registered and renewing (its row has not expired). */
+  readonly live: boolean;
+  /** The error it stopped on, if it did. */
+  readonly failure: string | null;
+  /** The PLDs it holds unexpired leases on. */
+  readonly leased: number;
+}
+
+/** The workers registered with the crawl or holding its leases, and how many live workers serve other crawls. */
+export async function crawlWorkers(
+  pool: pg.Pool,
+  crawl: string,
+): Promise<{ workers: WorkerView[]; elsewhere: number }> {
+  const { rows } = await pool.query(
+    `WITH leases AS (SELECT owner, count(*)::int AS n FROM pld_lease
+                     WHERE crawl = $1 AND expires_at > clock_timestamp() GROUP BY owner)
+     SELECT coalesce(w.id, l.owner) AS id, coalesce(w.expires_at > clock_timestamp(), true) AS live,
+       w.failure, coalesce(l.n, 0) AS leased
+     FROM (SELECT * FROM crawl_worker WHERE crawl = $1) w FULL JOIN leases l ON l.owner = w.id
+     ORDER BY 1`,
+    [crawl],
+  );
+  const elsewhere = await pool.query(
+    `SELECT count(DISTINCT id)::int AS n FROM crawl_worker
+     WHERE crawl <> $1 AND expires_at > clock_timestamp()
+       AND id NOT IN (SELECT id FROM crawl_worker WHERE crawl = $1 AND expires_at > clock_timestamp())`,
+    [crawl],
+  );
+  return {
+    workers: rows.map((row) => ({
+      id: row.id,
+      live: row.live,
+      failure: row.failure === null ? null : JSON.parse(row.failure),
+      leased: row.leased,
+    })),
+    elsewhere: elsewhere.rows[0].n,
+  };
 }
 
 /** Gives a lease back with its politeness state, robots.txt answers and 304 trust, for whoever leases the PLD next. */

@@ -28,6 +28,7 @@ import {
   recordOutcome,
   releaseLease,
   renewLeases,
+  reportFailure,
   storeExchanges,
 } from './store.ts';
 
@@ -261,11 +262,21 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
     await storeExchanges(pool, crawl.id, w.source, left).catch((error: unknown) =>
       o.logger.warn({ error: (error as Error).message, exchanges: left.length }, 'exchanges not stored'),
     );
-    // unreachable database: the row expires with the leases
-    await leaveCrawl(pool, crawl.id, o.id).catch(() => {});
+    // the coordinator reports the error; unreachable database: the row expires with the leases
+    await (failure === null
+      ? leaveCrawl(pool, crawl.id, o.id)
+      : reportFailure(pool, crawl.id, o.id, messageOf(failure))
+    ).catch(() => {});
   }
   if (failure !== null) throw failure;
   return recorded;
+}
+
+/** An error's message as the coordinator reports it. */
+function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
 }
 
 /**
