@@ -14,6 +14,7 @@ import {
   seedUrls,
   UrlClaims,
 } from '../crawl/index.ts';
+import { crawlIdOf } from './crawl-id.ts';
 import { exchangeOfRow } from './exchanges.ts';
 import { documentLinks } from './links.ts';
 import { openPool } from './pool.ts';
@@ -52,17 +53,20 @@ const MAX_SEGMENT_DEPTH = 16;
  * joins a round does not depend on timing): the weekly snapshot and a tick are budgeted; an
  * expansion crawl is not.
  *
- * Its workers are watched (CrawlWatch, `watch` to test it sooner): a worker's error, and URLs
- * waiting with no worker or no progress, are logged.
+ * The crawl's id in the database is the run's name and a random part kept in the run's crawl
+ * folder (crawlIdOf), so that observatories sharing the database never share a crawl. Its workers
+ * are watched (CrawlWatch, `watch` to test it sooner): a worker's error, and URLs waiting with no
+ * worker or no progress, are logged.
  */
 export function coordinatedCrawl(
   url: string,
   watch: WatchTimes = WATCH_TIMES,
 ): (options: CrawlOptions, name: string) => Promise<CrawlResult> {
   return async (options, name) => {
+    const id = crawlIdOf(options.dir, name);
     const pool = await openPool(url, options.logger);
     try {
-      return await coordinate(pool, options, name, watch);
+      return await coordinate(pool, options, id, watch);
     } finally {
       await pool.end();
     }

@@ -6,9 +6,10 @@ import type pg from 'pg';
  * epoch ms, so workers' clocks must agree (NTP) to well under the politeness delay; lease expiry is
  * the database's clock alone, so it needs no agreement.
  *
- * - crawl: one row per crawl (named like its run), its plan, its config, the current round, and
- *   whether its archive and journal were written (a rerun then reads the journal, and does not
- *   write the archive twice).
+ * - crawl: one row per crawl (its id: the run's name and a random part the coordinator keeps in
+ *   the run's crawl folder, so that two observatories sharing the database never share a crawl),
+ *   its plan, its config, the current round, and whether its archive and journal were written (a
+ *   rerun then reads the journal, and does not write the archive twice).
  * - frontier: every URL the crawl knows, unique per crawl; round is null while it is only a
  *   candidate for a coming round, state says whether it still waits to be fetched; `previous` is
  *   the URL's previous observation (JSON) that a re-visit asks with (a seed's only, as in one process);

@@ -172,12 +172,35 @@ export async function createCrawl(
   });
 }
 
-/** The crawl workers should serve: the oldest one still crawling. */
+/**
+ * Whether crawl `c` has a URL waiting in a round on a PLD nobody holds: work a worker could lease
+ * now (SQL over `c`, a crawl row).
+ */
+const LEASABLE = `EXISTS (SELECT 1 FROM frontier f JOIN pld_lease l ON l.crawl = f.crawl AND l.pld = f.pld
+  WHERE f.crawl = c.id AND f.state = 'waiting' AND f.round IS NOT NULL
+    AND (l.owner IS NULL OR l.expires_at < clock_timestamp()))`;
+
+/**
+ * The crawl workers should serve: the oldest one still crawling that has work to lease now, else
+ * the oldest one still crawling. Several observatories may share the database, each with crawls
+ * of its own (and a crawl whose coordinator is gone for good keeps its state): a crawl waiting for
+ * its coordinator's next round must not keep workers from another crawl's URLs.
+ */
 export async function activeCrawl(pool: pg.Pool): Promise<CrawlRow | null> {
   const { rows } = await pool.query(
-    `SELECT id, plan, config, round, state, journaled FROM crawl WHERE state = 'crawling' ORDER BY created_at, id LIMIT 1`,
+    `SELECT id, plan, config, round, state, journaled FROM crawl c WHERE state = 'crawling'
+     ORDER BY ${LEASABLE} DESC, created_at, id LIMIT 1`,
   );
   return (rows[0] as CrawlRow | undefined) ?? null;
+}
+
+/** Whether a crawl other than `crawl` has work to lease now (a worker idle in `crawl` goes there). */
+export async function otherCrawlWaiting(pool: pg.Pool, crawl: string): Promise<boolean> {
+  const { rows } = await pool.query(
+    `SELECT EXISTS (SELECT 1 FROM crawl c WHERE c.state = 'crawling' AND c.id <> $1 AND ${LEASABLE}) AS waiting`,
+    [crawl],
+  );
+  return rows[0].waiting;
 }
 
 export async function crawlState(pool: pg.Pool, id: string): Promise<CrawlRow['state'] | null> {

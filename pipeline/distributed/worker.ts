@@ -24,6 +24,7 @@ import {
   leaveCrawl,
   nextUrl,
   type Outcome,
+  otherCrawlWaiting,
   pldRecords,
   recordOutcome,
   releaseLease,
@@ -241,7 +242,11 @@ async function serveCrawl(pool: pg.Pool, crawl: CrawlRow, o: WorkerOptions, poll
           });
         tasks.add(task);
       }
-      if (held.size === 0 && (await crawlState(pool, crawl.id)) !== 'crawling') break;
+      // idle: the crawl is over, or waits for its coordinator while another crawl has work
+      if (held.size === 0) {
+        if ((await crawlState(pool, crawl.id)) !== 'crawling') break;
+        if (await otherCrawlWaiting(pool, crawl.id)) break;
+      }
       const pause = new AbortController();
       await Promise.race([...tasks, o.clock.sleep(pollMs, pause.signal).catch(() => {})]);
       pause.abort();
