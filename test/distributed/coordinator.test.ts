@@ -50,7 +50,7 @@ after(async () => {
 for (const workers of [1, 3]) {
   test(`${workers} worker(s) publish the documents, quads and archive of the one-process snapshot`, async () => {
     const root = freshRoot(`distributed-${workers}-`);
-    // each test its own database: the crawl is named by its week
+    // each test its own database, as each observatory could have
     const url = await pg.database(`workers_${workers}`);
     const { outcome, recorded } = await coordinatedWeek(sim, root, week, url, workers);
     assert.equal(outcome.status, 'published');
