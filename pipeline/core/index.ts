@@ -36,7 +36,7 @@ export type { Logger } from './log.ts';
 export { createLogger, silentLogger } from './log.ts';
 export { makeDirectory } from './make-directory.ts';
 export type { OutputClaim, OwnedFolder } from './output-folder.ts';
-export { claimOutputFolder, emptyOwnedFolder } from './output-folder.ts';
+export { claimOutputFolder, prepareOwnedFolder } from './output-folder.ts';
 export { acquirePidLock, lockHolder } from './pid-lock.ts';
 export { NO_HOST_PLD, payLevelDomain, urlPld } from './pld.ts';
 export type { Progress, ProgressOptions, ProgressRates, ProgressState } from './progress.ts';

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ObservatoryError } from './errors.ts';
@@ -8,6 +8,8 @@ import { makeDirectory } from './make-directory.ts';
 export interface OwnedFolder {
   readonly path: string;
   readonly marker: string;
+  readonly command: string;
+  readonly option: string;
 }
 
 /** What a command claims an output folder for. */
@@ -40,13 +42,14 @@ const within = (inner: string, outer: string) => {
 };
 
 /**
- * Takes `path` as the output folder of a command that may empty it, before anything writes there:
- * a new or empty folder is taken, a folder an earlier run of the same command marked is taken
- * again, and anything else is refused (`invalid_input`), as is a folder that is, lies in or holds
- * one of `apart` (the snapshots it reads): one wrong argument in a cron line must not delete the
- * observatory or a user's files. Marks the folder, so that the next run may empty it.
+ * Checks that `path` may be the output folder of a command that may empty it, before anything is
+ * done: a new or empty folder is taken, a folder an earlier run of the same command marked is
+ * taken again, and anything else is refused (`invalid_input`), as is a folder that is, lies in or
+ * holds one of `apart` (the snapshots it reads): one wrong argument in a cron line must not delete
+ * the observatory or a user's files. Writes nothing: `prepareOwnedFolder` does, once the command's
+ * input has been read, so that a refused run leaves no folder behind.
  */
-export async function claimOutputFolder(path: string, claim: OutputClaim): Promise<OwnedFolder> {
+export function claimOutputFolder(path: string, claim: OutputClaim): OwnedFolder {
   const out = resolve(path);
   const refuse = (what: string) =>
     new ObservatoryError(
@@ -61,25 +64,37 @@ export async function claimOutputFolder(path: string, claim: OutputClaim): Promi
   }
   if (existsSync(out)) {
     if (!statSync(out).isDirectory()) throw refuse('is not a folder');
-    const entries = await readdir(out);
+    const entries = readdirSync(out);
     if (entries.length > 0 && !entries.includes(claim.marker))
       throw refuse(`holds files it did not write (no ${claim.marker} in it)`);
-  } else {
-    makeDirectory(out, `${claim.option} folder`);
   }
-  await writeFile(
-    join(out, claim.marker),
-    `written by \`observatory ${claim.command}\`: it empties this folder whenever it writes here\n`,
-  ).catch((cause) => {
-    throw new ObservatoryError('io', `cannot write in ${claim.option} ${out}: ${(cause as Error).message}`, {
-      cause,
-    });
-  });
-  return { path: out, marker: claim.marker };
+  return { path: out, marker: claim.marker, command: claim.command, option: claim.option };
 }
 
-/** Removes everything in an owned folder but its marker (the folder itself stays: a shell may be sitting in it). */
-export async function emptyOwnedFolder(folder: OwnedFolder): Promise<void> {
-  const entries = (await readdir(folder.path)).filter((e) => e !== folder.marker);
-  await Promise.all(entries.map((e) => rm(join(folder.path, e), { recursive: true, force: true })));
+/**
+ * Creates the claimed folder if need be and marks it as the command's own (so that the next run
+ * may empty it); with `empty`, removes everything else in it (the folder itself stays: a shell may
+ * be sitting in it).
+ */
+export async function prepareOwnedFolder(
+  folder: OwnedFolder,
+  { empty }: { readonly empty: boolean },
+): Promise<void> {
+  makeDirectory(folder.path, `${folder.option} folder`);
+  if (empty) {
+    const entries = (await readdir(folder.path)).filter((e) => e !== folder.marker);
+    await Promise.all(entries.map((e) => rm(join(folder.path, e), { recursive: true, force: true })));
+  }
+  await writeFile(
+    join(folder.path, folder.marker),
+    `written by \`observatory ${folder.command}\`: it empties this folder whenever it writes here\n`,
+  ).catch((cause) => {
+    throw new ObservatoryError(
+      'io',
+      `cannot write in ${folder.option} ${folder.path}: ${(cause as Error).message}`,
+      {
+        cause,
+      },
+    );
+  });
 }

@@ -1,4 +1,4 @@
-import { claimOutputFolder, emptyOwnedFolder } from '../core/index.ts';
+import { claimOutputFolder, prepareOwnedFolder } from '../core/index.ts';
 
 /** The file that marks a folder as the demo's own, so that a later demo may wipe it. */
 export const DEMO_MARKER = '.observatory-demo';
@@ -9,7 +9,6 @@ export const DEMO_MARKER = '.observatory-demo';
  * the marker) is emptied, and anything else is refused, so `--out ~` cannot delete a user's files.
  */
 export async function prepareDemoFolder(out: string): Promise<void> {
-  await emptyOwnedFolder(
-    await claimOutputFolder(out, { option: '--out', command: 'demo', marker: DEMO_MARKER }),
-  );
+  const folder = claimOutputFolder(out, { option: '--out', command: 'demo', marker: DEMO_MARKER });
+  await prepareOwnedFolder(folder, { empty: true });
 }

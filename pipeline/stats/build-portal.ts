@@ -117,7 +117,8 @@ const PORTAL_MARKER = '.observatory-portal';
  */
 export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPortal> {
   const o = statsOptions({ ...options, dataDir: options.dataDir ?? DEFAULT_DATA_DIR });
-  const out = await claimOutputFolder(options.out, {
+  // checked now, written by syncSite only once the site is built: a refused build leaves nothing
+  const out = claimOutputFolder(options.out, {
     option: '--out',
     command: 'portal',
     marker: PORTAL_MARKER,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { emptyOwnedFolder, type OwnedFolder } from '../core/index.ts';
+import { type OwnedFolder, prepareOwnedFolder } from '../core/index.ts';
 import { linkOrCopy } from '../snapshot/index.ts';
 import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 
@@ -72,7 +72,7 @@ export async function syncSite(
   await rm(recordPath, { force: true });
   const reuse = before?.out === out && (await readdir(out).catch(() => null)) !== null;
   const known = reuse && before ? before.files : {};
-  if (!reuse) await emptyOwnedFolder(folder);
+  await prepareOwnedFolder(folder, { empty: !reuse });
   const now: Record<string, string> = {};
   await inParallel([...files], PARALLEL_FILES, async ([path, f]) => {
     const id = identity(f);

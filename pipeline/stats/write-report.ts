@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { claimOutputFolder, emptyOwnedFolder, ObservatoryError } from '../core/index.ts';
+import { claimOutputFolder, ObservatoryError, prepareOwnedFolder } from '../core/index.ts';
 import {
   type CatalogueEntry,
   listSnapshots,
@@ -86,6 +86,13 @@ export const REPORT_MARKER = '.observatory-report';
 /** Writes the report into `o.out`; returns the figures and the files written. */
 export async function writeReport(o: ReportOptions): Promise<WrittenReport> {
   const root = resolve(o.root);
+  // checked first, written only once the input has been read: bad input leaves no folder behind
+  const out = claimOutputFolder(o.out, {
+    option: '--out',
+    command: 'report',
+    marker: REPORT_MARKER,
+    apart: [root],
+  });
   const catalogue = await listSnapshots(root);
   if (catalogue.length === 0)
     throw new ObservatoryError('invalid_input', `no published snapshots in ${root} (index.json lists none)`);
@@ -105,14 +112,7 @@ export async function writeReport(o: ReportOptions): Promise<WrittenReport> {
   } finally {
     session.close();
   }
-  // taken only now: bad input leaves no folder behind
-  const out = await claimOutputFolder(o.out, {
-    option: '--out',
-    command: 'report',
-    marker: REPORT_MARKER,
-    apart: [root],
-  });
-  await emptyOwnedFolder(out);
+  await prepareOwnedFolder(out, { empty: true });
   const files: string[] = [];
   const write = async (name: string, text: string) => {
     await writeFile(join(o.out, name), text);
