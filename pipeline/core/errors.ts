@@ -49,12 +49,19 @@ export const ERROR_CODES = {
   },
   redirect_loop: { action: 'skip', meaning: 'a redirect led back to a URL already on the redirect path' },
   redirect_limit: { action: 'skip', meaning: 'more redirect hops than the redirect path limit' },
-  redirect_invalid: { action: 'skip', meaning: 'a redirect without a usable Location header' },
+  redirect_invalid: {
+    action: 'skip',
+    meaning:
+      'a redirect without a usable Location header (missing, not http(s), or longer than 8,192 characters)',
+  },
   blocked_address: {
     action: 'skip',
     meaning: 'the host resolves to a loopback, private, link-local or otherwise non-public address',
   },
-  bad_url: { action: 'skip', meaning: 'the URL is not a valid http(s) URL' },
+  bad_url: {
+    action: 'skip',
+    meaning: 'the URL is not a valid http(s) URL, or is longer than 8,192 characters',
+  },
   http_4xx: { action: 'skip', meaning: 'the server answered with a 4xx status (the status column has it)' },
   http_429: { action: 'retry', meaning: 'the server answered 429 Too Many Requests' },
   http_5xx: { action: 'retry', meaning: 'the server answered with a 5xx status (the status column has it)' },
