@@ -5,9 +5,10 @@
  * U+FFFD; a link, a seed or a context URL longer than a btree entry (about 2,700 bytes) killed the
  * worker that recorded it (`index row size exceeds btree version 4 maximum`). The Web here serves
  * them all: NUL bytes and invalid UTF-8 in context bodies, documents and robots.txt, context URLs
- * with a NUL, a lone surrogate, a non-ASCII letter or 3,000 characters, links, seeds and redirects
- * of 3,000 characters, Latin-1 bytes in headers. Crawled in one process and by two workers through
- * the coordinator, the published tables must agree row by row.
+ * with a NUL, a lone surrogate, a non-ASCII letter or 3,000 characters (or no host, or another
+ * scheme), links, seeds and redirects of 3,000 characters, Latin-1 bytes in headers. Crawled in
+ * one process and by two workers through the coordinator, the published tables must agree row by
+ * row.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -110,6 +111,9 @@ const WEB: Record<string, Page> = {
   ),
   'http://b.example/unicode-url': withContext('http://b.example/unicode-url', 'http://ctx.example/ü.jsonld'),
   'http://b.example/long-url': withContext('http://b.example/long-url', LONG_CONTEXT),
+  // and context URLs that are no URL to fetch: no host, another scheme
+  'http://b.example/hostless-url': withContext('http://b.example/hostless-url', 'http://[bad/ctx.jsonld'),
+  'http://b.example/ftp-url': withContext('http://b.example/ftp-url', 'ftp://ctx.example/ctx.jsonld'),
   'http://ctx.example/%C3%BC.jsonld': contextBody(`{"@context": {"name": "${NAME}"}}`),
   'http://ctx.example/%EF%BF%BD.jsonld': contextBody(`{"@context": {"name": "http://example.org/replaced"}}`),
   [LONG_CONTEXT]: contextBody(`{"@context": {"name": "http://example.org/long"}}`),
@@ -162,6 +166,8 @@ const KERNEL = [
   'http://b.example/surrogate-url',
   'http://b.example/unicode-url',
   'http://b.example/long-url',
+  'http://b.example/hostless-url',
+  'http://b.example/ftp-url',
   'http://c.example/nul.nt',
   'http://c.example/utf8.nt',
   'http://c.example/long-links.nt',
