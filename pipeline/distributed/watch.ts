@@ -35,8 +35,8 @@ export class CrawlWatch {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly times: WatchTimes;
-  /** Failures reported already (worker and error). */
-  private readonly reported = new Set<string>();
+  /** The failure reported of each worker that has not crawled since (a restarted one fails anew). */
+  private readonly reported = new Map<string, string>();
   private lookedAt = Number.NEGATIVE_INFINITY;
   private live = 0;
   private recorded = -1;
@@ -68,9 +68,9 @@ export class CrawlWatch {
     this.lookedAt = now;
     const { workers, elsewhere } = await crawlWorkers(this.pool, this.crawl);
     for (const { id, failure } of workers) {
-      const key = `${id}\n${failure}`;
-      if (failure === null || this.reported.has(key)) continue;
-      this.reported.add(key);
+      if (failure === null) this.reported.delete(id);
+      if (failure === null || this.reported.get(id) === failure) continue;
+      this.reported.set(id, failure);
       // whether any worker is left is said anew, at once
       this.unservedSince = Number.NEGATIVE_INFINITY;
       this.unservedSaidAt = Number.NEGATIVE_INFINITY;

@@ -78,8 +78,24 @@ const SCENES: readonly Scene[] = [
     workers: [live('w2', 3)],
     said: ['warn: no URL recorded for a while'],
   },
+  // w2 fails as w1 did (said; w1's failure is not said again), w1 restarted under its name fails again (said)
+  {
+    at: 6500,
+    waiting: 8,
+    recorded: 3,
+    workers: [failed('w1', 'injected \u0000 failure'), failed('w2', 'injected \u0000 failure')],
+    said: ['error: worker stopped on an error', 'warn: no worker is crawling'],
+  },
+  { at: 6600, waiting: 8, recorded: 4, workers: [live('w1')], said: ['info: workers crawl again'] },
+  {
+    at: 6700,
+    waiting: 8,
+    recorded: 4,
+    workers: [failed('w1', 'injected \u0000 failure'), failed('w2', 'injected \u0000 failure')],
+    said: ['error: worker stopped on an error', 'warn: no worker is crawling'],
+  },
   // a round's end: nothing waits, nothing to say
-  { at: 9000, waiting: 0, recorded: 3, workers: [], said: [] },
+  { at: 9000, waiting: 0, recorded: 4, workers: [], said: [] },
 ];
 
 test('the coordinator says when a worker failed, when none crawls, when they return and when nothing moves', async () => {
