@@ -3,9 +3,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Statement } from '../core/index.ts';
 import { diffStatements } from '../rdf/index.ts';
 import { retrievedRdf, sqlString } from './duckdb-session.ts';
-import { readManifest } from './manifest.ts';
 import { publishedQuadsSql, QUAD_COLUMNS, statementsByGraph } from './published-quads.ts';
 import { availabilityChangedSql, parquetFileName } from './schema.ts';
+import { verifyFiles } from './verify.ts';
 
 /** Changed documents whose triples are diffed together; bounds the statements held in memory. */
 const DIFF_BATCH = 2000;
@@ -33,8 +33,9 @@ async function loadPreviousObservations(
     const left = await connection.runAndReadAll('SELECT count(*) FROM unresolved');
     if (Number(left.getRows()[0][0]) === 0) break;
     read.push(name);
-    // what the new snapshot builds on is checked first: a damaged or forged folder stops it (corrupt)
-    await readManifest(folder);
+    // what the new snapshot builds on is checked first (the tables it reads against their
+    // checksums): a damaged or forged folder stops it (corrupt) instead of entering its changes
+    await verifyFiles(folder, { read: [parquetFileName('documents'), parquetFileName('quads')] });
     const file = sqlString(join(folder, parquetFileName('documents')));
     await connection.run(`INSERT INTO previous_observations
       SELECT url, snapshot, fetched_at, final_url, status, error, graph_hash

@@ -52,4 +52,4 @@ export type { RankedCount, SnapshotStats } from './snapshot-stats.ts';
 export type { TableLinks } from './table-links.ts';
 export { linkSnapshotTables, TABLES_DIR, tableViewPath } from './table-links.ts';
 export type { VerifyReport } from './verify.ts';
-export { verifySnapshot } from './verify.ts';
+export { verifyFiles, verifySnapshot } from './verify.ts';

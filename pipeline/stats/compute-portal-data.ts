@@ -5,14 +5,17 @@ import { ObservatoryError } from '../core/index.ts';
 import {
   CATALOGUE_FILE,
   type CatalogueEntry,
+  DIGEST_FILE,
   formatCatalogue,
   listSnapshots,
   observationSnapshots,
   openDuckDb,
+  parquetFileName,
   readManifest,
   type SnapshotManifest,
   TABLE_NAMES,
   TABLES_DIR,
+  verifyFiles,
 } from '../snapshot/index.ts';
 import { crawlerFacts } from './crawler-facts.ts';
 import { readDictionary } from './data-dictionary.ts';
@@ -120,13 +123,22 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
     const publishedManifests = await inParallel(published, PARALLEL_FILES, (e) => listedManifest(o.root, e));
     const manifestOf = (entry: CatalogueEntry) => publishedManifests[published.indexOf(entry)];
     const manifests = catalogue.map(manifestOf);
+    const digests = await inParallel(catalogue, PARALLEL_FILES, (e) =>
+      cachedDigest(o.cacheDir, e.manifestSha256),
+    );
+    // a snapshot read for the first time (no cached digest) is queried only once its tables match
+    // their checksums; cached ones were checked then, so a rebuild hashes only the new snapshots.
+    // Files fetched from --snapshots-url were checked as they arrived (fetch-snapshots.ts), and
+    // only those the portal needs are there.
+    const tables = [...TABLE_NAMES.map(parquetFileName), DIGEST_FILE];
+    if (!o.snapshotsUrl)
+      await inParallel(catalogue, PARALLEL_FILES, (e, i) =>
+        digests[i] ? Promise.resolve() : verifyFiles(join(o.root, e.name), { read: tables }).then(() => {}),
+      );
     await loadHistoryState(session.connection, o.root, catalogue, o.cacheDir);
     const history = await queryHistory(session.connection);
     const files = await inParallel(catalogue, PARALLEL_FILES, (e, i) =>
       downloadFiles(o, e, manifests[i].files),
-    );
-    const digests = await inParallel(catalogue, PARALLEL_FILES, (e) =>
-      cachedDigest(o.cacheDir, e.manifestSha256),
     );
     const snapshots: SnapshotView[] = [];
     for (const [i, entry] of catalogue.entries()) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -52,6 +52,15 @@ const CASES: ReadonlyArray<{
   /** Whether a publish reads the damage too (a manifest is the portal's to check). */
   publish: boolean;
 }> = [
+  {
+    label: 'table-changed',
+    // a table edited in place after publishing: the portal and a publish read it only checked
+    damage: async (root, c) => {
+      await appendFile(join(root, String(c.snapshots.at(-1)!.name), 'documents.parquet'), 'x');
+    },
+    message: /documents\.parquet has \d+ bytes, the manifest says \d+/,
+    publish: true,
+  },
   {
     label: 'duplicate-entry',
     damage: async (_, c) => {
