@@ -1,9 +1,17 @@
 /**
  * The series the truth audit holds the portal against: weeks of weekly snapshots and sub-weekly
  * ticks of the simulated Web, crawled by the real pipeline over real HTTP on a virtual clock, with
- * the server's request log cut into one part per crawl (docs/audit.md).
+ * the server's request log cut into one part per crawl (docs/audit.md). In one process, or through
+ * a PostgreSQL coordinator with workers (docs/distributed.md).
  */
-import { clockStartingAt, crawlConfig, parseResolveRule, silentLogger } from '../../pipeline/core/index.ts';
+import {
+  type Clock,
+  clockStartingAt,
+  crawlConfig,
+  parseResolveRule,
+  silentLogger,
+} from '../../pipeline/core/index.ts';
+import { coordinatedCrawl, runWorker } from '../../pipeline/distributed/index.ts';
 import { runTick, runWeeklySnapshot } from '../../pipeline/observe/index.ts';
 import { SLOT_MS, SLOTS_PER_WEEK, WEEK } from '../../pipeline/schedule/index.ts';
 import { type RequestLogEntry, SCENARIOS, type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
@@ -56,6 +64,18 @@ export const AUDIT_SCENARIOS = [
 /** A Monday in an even week of the Unix epoch's count, so `comeback` is there, gone, there again. */
 export const AUDIT_START = Date.UTC(2026, 0, 5);
 
+/**
+ * How the series is crawled: by one process (`runWeeklySnapshot` and `runTick` crawl themselves),
+ * or through the coordinator at `url` (a PostgreSQL database) with `workers` in-process workers
+ * (`runWorker`, as test/distributed runs them), started for each crawl on the crawl's own virtual
+ * clock and stopped once it is published.
+ */
+export type AuditMode =
+  | { readonly kind: 'one-process' }
+  | { readonly kind: 'coordinator'; readonly url: string; readonly workers: number };
+
+export const ONE_PROCESS: AuditMode = Object.freeze({ kind: 'one-process' });
+
 /** One published crawl: its snapshot, the virtual moment the Web was held at, and its requests. */
 export interface AuditCrawl {
   readonly name: string;
@@ -67,10 +87,13 @@ export interface AuditCrawl {
   readonly at: number;
   /** The server's log of the crawl's requests. */
   readonly requests: readonly RequestLogEntry[];
+  /** Through the coordinator: the URLs each worker recorded. */
+  readonly recorded?: readonly number[];
 }
 
 export interface AuditSeries {
   readonly size: AuditSize;
+  readonly mode: AuditMode;
   readonly root: string;
   readonly sim: SimWeb;
   readonly kernel: readonly string[];
@@ -97,11 +120,58 @@ export function auditKernel(sim: SimWeb, at: number): string[] {
   return [...generated, ...AUDIT_SCENARIOS.map((name) => SCENARIOS[name].url)];
 }
 
+/** How long a worker's lease lasts: the default of `observatory worker`. */
+const LEASE_MS = 30_000;
+
+/**
+ * Runs `run` with `workers` in-process workers serving the coordinator at `url` on `clock`, stops
+ * them when it is done, and returns its outcome with the URLs each worker recorded. A worker that
+ * fails fails the crawl at once, rather than leave the coordinator waiting for URLs nobody crawls.
+ */
+async function withWorkers<T>(
+  url: string,
+  workers: number,
+  name: string,
+  clock: Clock,
+  run: () => Promise<T>,
+): Promise<{ outcome: T; recorded: number[] }> {
+  const stop = new AbortController();
+  const running = Array.from({ length: workers }, (_, i) =>
+    runWorker({
+      coordinator: url,
+      id: `audit-${name}-${i}`,
+      leaseMs: LEASE_MS,
+      clock,
+      logger: silentLogger,
+      signal: stop.signal,
+    }),
+  );
+  const stopAll = () => {
+    stop.abort();
+    return Promise.all(running);
+  };
+  const failed = Promise.race(running).then(
+    () => Promise.reject(new Error(`${name}: a worker stopped before the crawl was published`)),
+    (error: unknown) => Promise.reject(error),
+  );
+  failed.catch(() => {});
+  try {
+    const outcome = await Promise.race([run(), failed]);
+    return { outcome, recorded: await stopAll() };
+  } finally {
+    await stopAll().catch(() => {});
+  }
+}
+
 /**
  * Starts the simulated Web and crawls `size.weeks` weeks into `root`: a weekly snapshot (kernel plus
- * one adaptive hop) and a tick in every later slot of its week. The Web stays open (close it).
+ * one adaptive hop) and a tick in every later slot of its week, in `mode`. The Web stays open (close it).
  */
-export async function crawlAuditSeries(root: string, size: AuditSize): Promise<AuditSeries> {
+export async function crawlAuditSeries(
+  root: string,
+  size: AuditSize,
+  mode: AuditMode = ONE_PROCESS,
+): Promise<AuditSeries> {
   const sim = await startSimWeb({
     seed: size.seed,
     docs: size.documents,
@@ -122,23 +192,32 @@ export async function crawlAuditSeries(root: string, size: AuditSize): Promise<A
   const kernel = auditKernel(sim, AUDIT_START);
   const crawls: AuditCrawl[] = [];
   const quietTicks: Array<[number, number, string]> = [];
-  const context = (at: number) => ({
+  const context = (clock: Clock) => ({
     root,
     config,
     policy: 'longest-first' as const,
-    clock: clockStartingAt(at),
+    clock,
     logger: silentLogger,
+    ...(mode.kind === 'coordinator' ? { crawl: coordinatedCrawl(mode.url) } : {}),
   });
-  const logged = <T>(at: number, run: () => Promise<T>) => {
+  /**
+   * One crawl with the Web held at `at` and its requests logged apart; the crawl's clock (the
+   * coordinator's and its workers' too) starts at `at`.
+   */
+  const logged = async <T>(at: number, name: string, run: (clock: Clock) => Promise<T>) => {
     sim.setClock(at);
     sim.clearRequestLog();
-    return run();
+    const clock = clockStartingAt(at);
+    if (mode.kind === 'one-process') return { outcome: await run(clock), recorded: undefined };
+    return withWorkers(mode.url, mode.workers, name, clock, () => run(clock));
   };
   try {
     for (let week = 0; week < size.weeks; week++) {
       const weekStart = AUDIT_START + week * WEEK;
       const at = weekStart + weekShift(week);
-      const weekly = await logged(at, () => runWeeklySnapshot({ ...context(at), kernel, adaptiveRounds: 1 }));
+      const { outcome: weekly, recorded } = await logged(at, `w${week}`, (clock) =>
+        runWeeklySnapshot({ ...context(clock), kernel, adaptiveRounds: 1 }),
+      );
       if (weekly.status !== 'published') throw new Error(`week ${week}: weekly snapshot ${weekly.status}`);
       crawls.push({
         name: weekly.snapshot.name,
@@ -147,10 +226,13 @@ export async function crawlAuditSeries(root: string, size: AuditSize): Promise<A
         slot: 0,
         at,
         requests: sim.requestLog(),
+        ...(recorded ? { recorded } : {}),
       });
       for (let slot = 1; slot < SLOTS_PER_WEEK; slot++) {
         const tickAt = weekStart + slot * SLOT_MS + weekShift(week) + 60_000;
-        const tick = await logged(tickAt, () => runTick(context(tickAt)));
+        const { outcome: tick, recorded } = await logged(tickAt, `w${week}s${slot}`, (clock) =>
+          runTick(context(clock)),
+        );
         if (tick.status === 'published')
           crawls.push({
             name: tick.snapshot.name,
@@ -159,6 +241,7 @@ export async function crawlAuditSeries(root: string, size: AuditSize): Promise<A
             slot,
             at: tickAt,
             requests: sim.requestLog(),
+            ...(recorded ? { recorded } : {}),
           });
         else {
           if (sim.requestLog().length > 0)
@@ -171,5 +254,5 @@ export async function crawlAuditSeries(root: string, size: AuditSize): Promise<A
     await sim.close();
     throw error;
   }
-  return { size, root, sim, kernel, crawls, quietTicks };
+  return { size, mode, root, sim, kernel, crawls, quietTicks };
 }
