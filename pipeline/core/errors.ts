@@ -119,6 +119,32 @@ export function invalidInput(what: string, expected: string, given: unknown): Ob
   return new ObservatoryError('invalid_input', `${what}: expected ${expected}, got ${quoteInput(given)}`);
 }
 
+/**
+ * Runs `work`, then `cleanup` whether it succeeded or not. When `work` failed, its error is what is
+ * thrown even if `cleanup` fails too (a rollback of a transaction the failure ended, a close on the
+ * disk that just filled): the first error says what happened, a cleanup's must never replace it.
+ */
+export async function withCleanup<T>(work: () => Promise<T>, cleanup: () => unknown): Promise<T> {
+  let value: T;
+  try {
+    value = await work();
+  } catch (error) {
+    await ignoreFailure(cleanup);
+    throw error;
+  }
+  await cleanup();
+  return value;
+}
+
+/** Runs `cleanup` after a failure that is being thrown already; its own failure is dropped (see withCleanup). */
+export async function ignoreFailure(cleanup: () => unknown): Promise<void> {
+  try {
+    await cleanup();
+  } catch {
+    // the failure being thrown says what happened
+  }
+}
+
 /** The codes of a failed TLS handshake or certificate check (a stalled handshake is a `timeout`). */
 export const TLS_ERROR_CODES: readonly ErrorCode[] = Object.freeze([
   'tls_expired',

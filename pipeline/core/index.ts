@@ -21,6 +21,7 @@ export type { ErrorAction, ErrorCode } from './errors.ts';
 export {
   cutText,
   ERROR_CODES,
+  ignoreFailure,
   invalidInput,
   isErrorCode,
   MESSAGE_LIMIT,
@@ -28,9 +29,11 @@ export {
   QUOTE_LIMIT,
   quoteInput,
   TLS_ERROR_CODES,
+  withCleanup,
 } from './errors.ts';
 export type { InstantRange } from './instant.ts';
 export { exactInstant, INSTANT_FORMS, parseInstant } from './instant.ts';
+export { failureCode, ioError, isStorageFailure, systemErrorCode, withSystemCode } from './io-error.ts';
 export { MAX_URL_LENGTH, normaliseIri, stripFragment } from './iri.ts';
 export type { Logger } from './log.ts';
 export { createLogger, silentLogger } from './log.ts';

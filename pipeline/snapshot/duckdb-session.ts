@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { invalidInput, ObservatoryError } from '../core/index.ts';
+import { invalidInput, ioError } from '../core/index.ts';
 
 /** One DuckDB database and its connection; `close` releases both. */
 export interface DuckDbSession {
@@ -109,9 +109,7 @@ export async function openDuckDb(options: DuckDbSessionOptions = {}): Promise<Du
     };
   } catch (error) {
     removeOwnTemp();
-    throw new ObservatoryError('io', `cannot open DuckDB database ${path}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw ioError('open DuckDB database', path, error);
   }
 }
 

@@ -1,29 +1,10 @@
 import { createHash } from 'node:crypto';
 import { copyFile, link, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ObservatoryError, openRegularFile, temporaryFor } from '../core/index.ts';
+import { ioError, openRegularFile, temporaryFor } from '../core/index.ts';
 
-/** Wraps a file-system failure into an `io` error that names the path and what was being done. */
-export function ioError(doing: string, path: string, error: unknown): ObservatoryError {
-  if (error instanceof ObservatoryError) return error;
-  const detail = error instanceof Error ? error.message : String(error);
-  return new ObservatoryError('io', `cannot ${doing} ${path}: ${detail}`, { cause: error });
-}
-
-const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG']);
-const STORAGE_MESSAGES =
-  /No space left on device|Disk quota exceeded|Read-only file system|Input\/output error|File too large/;
-
-/**
- * True when an error says the disk failed us (full, quota, read-only, I/O), whether it comes from
- * Node's fs (a code) or from DuckDB (only a message): those are `io`, not bugs.
- */
-export function isStorageFailure(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown } | null;
-  return (
-    (typeof e?.code === 'string' && STORAGE_CODES.has(e.code)) || STORAGE_MESSAGES.test(String(e?.message))
-  );
-}
+// the disk's failures are coded in core (io-error.ts), for every stage that writes
+export { ioError, isStorageFailure } from '../core/index.ts';
 
 /** Flushes a file or a directory entry list to disk, so that a rename after it publishes complete data. */
 export async function fsyncPath(path: string): Promise<void> {
