@@ -89,4 +89,15 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * An error thrown outside the command's own flow (an 'error' event nobody listens to, a promise
+ * nobody awaits) is reported like any failure, in one coded line, instead of Node's stack trace.
+ */
+function failOutside(error: unknown): void {
+  reportFailure(error);
+  process.exit(exitCodeFor(error));
+}
+process.on('uncaughtException', failOutside);
+process.on('unhandledRejection', failOutside);
+
 process.exitCode = await main(process.argv);

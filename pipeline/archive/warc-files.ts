@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeDirectory, type WarcPointer } from '../core/index.ts';
+import { ioError, makeDirectory, type WarcPointer } from '../core/index.ts';
 import { noteLine, notesFile } from './cdxj-notes.ts';
 import { completeMembersBytes } from './gzip-members.ts';
 import type { ArchivedMember } from './warc-records.ts';
@@ -71,8 +71,16 @@ export function warcFilesIn(dir: string): string[] {
  * takes a record the notes cannot describe.
  */
 export async function openWarcFiles(options: WarcFilesOptions): Promise<WarcFiles> {
+  makeDirectory(options.dir, 'the WARC folder');
+  try {
+    return await openedWarcFiles(options);
+  } catch (error) {
+    throw ioError('open the WARC files in', options.dir, error);
+  }
+}
+
+async function openedWarcFiles(options: WarcFilesOptions): Promise<WarcFiles> {
   const { dir, prefix, maxFileBytes } = options;
-  makeDirectory(dir, 'the WARC folder');
   const serials = existingSerials(dir, prefix);
   let serial = serials.at(-1) ?? 0;
   let name = fileName(prefix, serial);
@@ -154,7 +162,12 @@ export async function openWarcFiles(options: WarcFilesOptions): Promise<WarcFile
   headerEnd = size;
 
   let tail: Promise<unknown> = Promise.resolve();
+  // the first failure (a full disk), as an io error naming the file and the system's code
   let failure: unknown = null;
+  const failed = (doing: string, error: unknown) => {
+    failure ??= ioError(doing, join(dir, name), error);
+    return failure;
+  };
   /** Writes one group in order after the groups before it; returns its pointers and its write number. */
   async function writeGroup(members: readonly ArchivedMember[]): Promise<[WarcPointer[], number]> {
     if (failure !== null) throw failure;
@@ -166,8 +179,7 @@ export async function openWarcFiles(options: WarcFilesOptions): Promise<WarcFile
         pointers.push({ filename: name, offset: await write(m), length: m.bytes.length });
       return [pointers, ++written];
     } catch (error) {
-      failure = error;
-      throw error;
+      throw failed('write the WARC file', error);
     }
   }
   return {
@@ -175,16 +187,22 @@ export async function openWarcFiles(options: WarcFilesOptions): Promise<WarcFile
       const done = tail.then(() => writeGroup(members));
       tail = done.catch(() => {});
       const [pointers, write] = await done;
-      await syncThrough(write);
+      await syncThrough(write).catch((error: unknown) => {
+        throw failed('sync the WARC file', error);
+      });
       return pointers;
     },
     files: () => [...names],
     async close() {
       await tail;
-      await syncing;
-      await handle.datasync();
-      await handle.close();
-      await notes?.close();
+      await syncing?.catch(() => {});
+      try {
+        if (failure === null) await handle.datasync();
+      } catch (error) {
+        failed('sync the WARC file', error);
+      }
+      await handle.close().catch((error: unknown) => failed('close the WARC file', error));
+      await notes?.close().catch((error: unknown) => failed('close the index notes of', error));
       if (failure !== null) throw failure;
     },
   };

@@ -2,6 +2,7 @@ import { openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Logger, pino } from 'pino';
 import { ObservatoryError } from './errors.ts';
+import { ioError } from './io-error.ts';
 import { makeDirectory } from './make-directory.ts';
 
 export type { Logger };
@@ -21,15 +22,30 @@ function openLogFile(file: string): number {
   }
 }
 
+const ignore = () => {};
+
+/**
+ * The log file, written asynchronously. A write that fails (the disk is full) stops the command
+ * with an `io` error that names the file and the system's code, like any write of a run, thrown
+ * where nothing awaits it (the CLI reports it in one line). The writer is silenced first: its flush
+ * at exit would retry the failed write for ever.
+ */
+function logFileDestination(file: string) {
+  const destination = pino.destination({ fd: openLogFile(file), sync: false });
+  destination.on('error', (cause: unknown) => {
+    Object.assign(destination, { write: ignore, flush: ignore, flushSync: ignore, end: ignore });
+    throw ioError('write the log file', file, cause);
+  });
+  return destination;
+}
+
 /**
  * Structured logs (JSON lines) for machines. They go to a file when given, so that the terminal
  * keeps the human progress line; `silent` turns them off (tests).
  */
 export function createLogger(options: { level?: string; file?: string; name?: string } = {}): Logger {
   const level = options.level ?? process.env.OBSERVATORY_LOG_LEVEL ?? 'info';
-  const destination = options.file
-    ? pino.destination({ fd: openLogFile(options.file), sync: false })
-    : pino.destination(2);
+  const destination = options.file ? logFileDestination(options.file) : pino.destination(2);
   return pino({ level, name: options.name ?? 'observatory', base: undefined }, destination);
 }
 

@@ -10,7 +10,7 @@ import type {
   Statement,
   Validators,
 } from '../core/index.ts';
-import { normaliseIri, ObservatoryError } from '../core/index.ts';
+import { normaliseIri, ObservatoryError, withCleanup } from '../core/index.ts';
 import { type ContextLoader, extractLinks } from '../rdf/index.ts';
 import type { UrlClaim } from '../web/index.ts';
 import { CrawlStats, type CrawlStatsSnapshot } from './crawl-stats.ts';
@@ -359,16 +359,18 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlResult> {
     throw new ObservatoryError('invalid_input', 'the crawl has no valid http(s) seed URL');
   }
   const journal = openJournal(options.dir, { logger: options.logger });
-  try {
-    const run = new CrawlRun(options, journal);
-    const replayed = run.replay();
-    if (replayed.ended) return run.result(true);
-    // a resumed crawl may follow a killed one at once: the killed process's last requests started
-    // before now, so waiting one delay keeps every PLD's gap at the server (a Crawl-delay longer
-    // than the delay is known again once the new process has read that host's robots.txt)
-    if (replayed.lines > 0) await options.clock.sleep(options.config.delayMs, options.signal).catch(() => {});
-    return run.result(await run.run());
-  } finally {
-    journal.close();
-  }
+  return withCleanup(
+    async () => {
+      const run = new CrawlRun(options, journal);
+      const replayed = run.replay();
+      if (replayed.ended) return run.result(true);
+      // a resumed crawl may follow a killed one at once: the killed process's last requests started
+      // before now, so waiting one delay keeps every PLD's gap at the server (a Crawl-delay longer
+      // than the delay is known again once the new process has read that host's robots.txt)
+      if (replayed.lines > 0)
+        await options.clock.sleep(options.config.delayMs, options.signal).catch(() => {});
+      return run.result(await run.run());
+    },
+    () => journal.close(),
+  );
 }

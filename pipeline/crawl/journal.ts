@@ -15,7 +15,7 @@ import {
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { CrawledDocument, DocumentRecord, Logger, ObjectKind, Statement } from '../core/index.ts';
-import { makeDirectory, quoteInput } from '../core/index.ts';
+import { ioError, makeDirectory, quoteInput } from '../core/index.ts';
 import type { RoundUrl } from './frontier.ts';
 
 /**
@@ -327,7 +327,12 @@ export interface Journal {
   replay(): Generator<JournalLine>;
   /** Lines the last complete replay could not read and skipped. */
   readonly damaged: readonly JournalDamage[];
+  /**
+   * Appends a line. The first failure to write or sync the file (a full disk) is an `io` error
+   * naming the journal and the system's code (ENOSPC), thrown here and by every later call.
+   */
   append(line: JournalLine): void;
+  /** Syncs and closes the file; throws the journal's first failure, if any. */
   close(): void;
 }
 
@@ -386,6 +391,17 @@ function* fileLinesSync(file: string, bytes: number): Generator<string> {
 }
 
 /**
+ * Writes all of `text` at the end of `fd`: a write the disk cut short (it filled up) goes on with
+ * the rest, which then fails with the disk's error, never leaving a line torn and going on after it.
+ * Returns the bytes written.
+ */
+function writeAll(fd: number, text: string): number {
+  const bytes = Buffer.from(text);
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+  return bytes.length;
+}
+
+/**
  * Opens (creating) the journal in `dir`. A torn last line from a killed crawl is cut off; a damaged
  * line elsewhere is skipped and reported with what it held: a document it recorded is fetched again
  * when the crawl goes on (its URL is still queued in its round), or is missing from a crawl that
@@ -426,15 +442,32 @@ export function openJournal(dir: string, options: { syncEveryMs?: number; logger
       options.logger,
     );
   }
-  const fd = openSync(file, 'a+');
-  if (statSync(file).size !== validBytes) ftruncateSync(fd, validBytes);
+  let fd: number;
+  try {
+    fd = openSync(file, 'a+');
+    if (statSync(file).size !== validBytes) ftruncateSync(fd, validBytes);
+  } catch (error) {
+    throw ioError('open the crawl journal', file, error);
+  }
   // where the next line starts: split documents name their first line by it
   let position = validBytes;
   const syncEveryMs = options.syncEveryMs ?? 1000;
   let dirty = false;
+  // the first failure to write or sync (a full disk): every later append and the close throw it,
+  // and a sync in the timer, which nobody awaits, is thrown by the next append
+  let failure: unknown = null;
+  const failed = (doing: string, error: unknown) => {
+    failure ??= ioError(doing, file, error);
+    return failure;
+  };
   const timer = setInterval(() => {
-    if (dirty) fdatasyncSync(fd);
+    if (!dirty || failure !== null) return;
     dirty = false;
+    try {
+      fdatasyncSync(fd);
+    } catch (error) {
+      failed('sync the crawl journal', error);
+    }
   }, syncEveryMs);
   timer.unref();
   let closed = false;
@@ -445,15 +478,29 @@ export function openJournal(dir: string, options: { syncEveryMs?: number; logger
       return damaged;
     },
     append(line) {
-      for (const piece of encode(line, position)) position += writeSync(fd, piece);
+      if (failure !== null) throw failure;
+      try {
+        for (const piece of encode(line, position)) position += writeAll(fd, piece);
+      } catch (error) {
+        throw failed('write to the crawl journal', error);
+      }
       dirty = true;
     },
     close() {
       if (closed) return;
       closed = true;
       clearInterval(timer);
-      fdatasyncSync(fd);
-      closeSync(fd);
+      try {
+        if (failure === null) fdatasyncSync(fd);
+      } catch (error) {
+        failed('sync the crawl journal', error);
+      }
+      try {
+        closeSync(fd);
+      } catch (error) {
+        failed('close the crawl journal', error);
+      }
+      if (failure !== null) throw failure;
     },
   };
 }

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress, ScheduleEntry } from '../core/index.ts';
-import { collectGarbage } from '../core/index.ts';
+import { collectGarbage, ignoreFailure, withCleanup } from '../core/index.ts';
 import type { CrawlOptions, CrawlPlan, CrawlResult, PolicyName } from '../crawl/index.ts';
 import { createCrawlTools, readJournalDocuments, runCrawl } from '../crawl/index.ts';
 import { liveStrategy, type Strategy } from '../schedule/index.ts';
@@ -53,26 +53,31 @@ export async function crawlAndPublish(
     ? await openPreviousContent(ctx.root, plan.seeds, new Date(run.startedAt).toISOString())
     : undefined;
   const crawl = ctx.crawl ?? runCrawl;
-  const crawled = await crawl(
-    {
-      plan,
-      config,
-      policy,
-      fetcher: tools.fetcher,
-      loadContext: tools.loadContext,
-      dir,
-      clock,
-      logger,
-      progress: ctx.progress,
-      signal: ctx.signal,
-      revisits,
-      archive: tools.archive,
+  // closing after a failed crawl (a full disk) may fail too: the crawl's error is the one thrown
+  const crawled = await withCleanup(
+    () =>
+      crawl(
+        {
+          plan,
+          config,
+          policy,
+          fetcher: tools.fetcher,
+          loadContext: tools.loadContext,
+          dir,
+          clock,
+          logger,
+          progress: ctx.progress,
+          signal: ctx.signal,
+          revisits,
+          archive: tools.archive,
+        },
+        run.name,
+      ),
+    async () => {
+      await tools.close();
+      revisits?.close();
     },
-    run.name,
-  ).finally(async () => {
-    await tools.close();
-    revisits?.close();
-  });
+  );
   if (!crawled.complete) return null;
   collectGarbage();
   // what the publish starts on, and the crawl's peak: beside the publish phases' peaks, it says
@@ -117,7 +122,7 @@ export async function crawlAndPublish(
   try {
     entries = schedule(await publication.changes());
   } catch (error) {
-    await publication.close();
+    await ignoreFailure(() => publication.close());
     throw error;
   }
   const published = await publication.commit(entries);

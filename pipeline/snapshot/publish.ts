@@ -5,11 +5,13 @@ import type { Clock, CrawledDocument, Logger, Progress, ScheduleEntry, SnapshotK
 import {
   acquirePidLock,
   collectGarbage,
+  ignoreFailure,
   invalidInput,
   makeDirectory,
   ObservatoryError,
   SOFTWARE_VERSION,
   silentLogger,
+  withCleanup,
 } from '../core/index.ts';
 import { addToCatalogue, type CatalogueEntry, listSnapshots, observationSnapshots } from './catalogue.ts';
 import { detectChanges } from './change-detection.ts';
@@ -433,12 +435,13 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
           const verdicts = await connection.runAndReadAll('SELECT url, changed FROM stage_changes');
           return new Map(verdicts.getRows() as Array<[string, boolean | null]>);
         } catch (error) {
-          await close();
+          await ignoreFailure(close);
           throw storageFailure(error);
         }
       },
       async commit(schedule) {
-        try {
+        // a close that fails after a failed commit (the disk is full) must not hide why it failed
+        return withCleanup(async () => {
           if (publishedAlready) return await keepPublished();
           const manifest = await build(schedule).catch((error: unknown) => {
             throw storageFailure(error);
@@ -453,14 +456,12 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
           await linkSnapshotTables(root, options.name, options.kind);
           log.info({ snapshot: options.name, folder }, 'snapshot published');
           return { name: options.name, folder, manifest, alreadyPublished: false };
-        } finally {
-          await close();
-        }
+        }, close);
       },
       close,
     };
   } catch (error) {
-    await close();
+    await ignoreFailure(close);
     throw storageFailure(error);
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { Logger, ScheduleEntry } from '../core/index.ts';
-import { ObservatoryError } from '../core/index.ts';
+import { ignoreFailure, ObservatoryError, withCleanup } from '../core/index.ts';
 import {
   CODE_KIND,
   type JournalScan,
@@ -99,12 +99,14 @@ async function stageJournal(
   const limit = stagingMemoryLimit(String(sessionLimit), scan.longestLine);
   await connection.run(`SET memory_limit = '${limit}'`);
   await connection.run(`SET threads = ${readerThreads(Number(threads), objectSize, memoryBytes(limit))}`);
-  try {
-    if (!(await loadJournal(connection, file, read, scan, trusted))) return false;
-  } finally {
-    await connection.run(`SET threads = ${threads}`);
-    await connection.run(`SET memory_limit = '${sessionLimit}'`);
-  }
+  const loaded = await withCleanup(
+    () => loadJournal(connection, file, read, scan, trusted),
+    async () => {
+      await connection.run(`SET threads = ${threads}`);
+      await connection.run(`SET memory_limit = '${sessionLimit}'`);
+    },
+  );
+  if (!loaded) return false;
   // after the commit: rows deleted before it made the commit rewrite every staged row (4.5 s and
   // +300 MiB for 4 million statements, against 0.2 s). Under the session's limit, not staging's:
   // the reader's buffers are gone by now, and the DISTINCT over a real week's split documents (a
@@ -181,7 +183,9 @@ async function loadJournal(
     await connection.run('COMMIT');
     return true;
   } catch (error) {
-    await connection.run('ROLLBACK');
+    // DuckDB has often ended the transaction itself (a full disk does): a failed rollback must not
+    // hide what failed
+    await ignoreFailure(() => connection.run('ROLLBACK'));
     if ((error as Error).message.includes(SHARED_DOWNLOAD)) await refuseSharedDownload(connection, read);
     if (trusted || !isDamage(error)) throw error;
     return false;
