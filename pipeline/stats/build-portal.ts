@@ -1,8 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { claimOutputFolder, ObservatoryError } from '../core/index.ts';
+import {
+  claimOutputFolder,
+  ioError,
+  isStorageFailure,
+  makeDirectory,
+  ObservatoryError,
+  withSystemCode,
+} from '../core/index.ts';
 import { CATALOGUE_FILE, TABLES_DIR } from '../snapshot/index.ts';
 import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
 import { duckdbBundleFiles } from './duckdb-wasm-bundle.ts';
@@ -68,8 +75,10 @@ export interface BuiltPortal {
  */
 async function runAstro(env: Record<string, string>): Promise<void> {
   const bin = join(dirname(createRequire(import.meta.url).resolve('astro/package.json')), 'bin/astro.mjs');
-  await mkdir(join(SITE_DIR, '.astro'), { recursive: true });
-  const cwd = await mkdtemp(join(SITE_DIR, '.astro', 'build-'));
+  makeDirectory(join(SITE_DIR, '.astro'), "Astro's working folder");
+  const cwd = await mkdtemp(join(SITE_DIR, '.astro', 'build-')).catch((error: unknown) => {
+    throw ioError("create Astro's working folder in", join(SITE_DIR, '.astro'), error);
+  });
   try {
     await astroBuild(bin, cwd, env);
   } finally {
@@ -92,16 +101,16 @@ function astroBuild(bin: string, cwd: string, env: Record<string, string>): Prom
       output += chunk;
     });
     child.on('error', fail);
-    child.on('close', (code) =>
-      code === 0
-        ? done()
-        : fail(
-            new ObservatoryError(
-              'internal',
-              `astro build failed (exit ${code}): ${output.trim().slice(-2000)}`,
-            ),
-          ),
-    );
+    child.on('close', (code) => {
+      if (code === 0) return done();
+      const tail = output.trim().slice(-2000);
+      // Astro says why in its output only: a disk that filled or is read-only is `io`, not a bug
+      const said = { message: output };
+      if (!isStorageFailure(said))
+        return fail(new ObservatoryError('internal', `astro build failed (exit ${code}): ${tail}`));
+      const what = withSystemCode(`astro build failed (exit ${code}): it could not write its output`, said);
+      fail(new ObservatoryError('io', `${what}\n${tail}`));
+    });
   });
 }
 
@@ -124,6 +133,9 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
     marker: PORTAL_MARKER,
     apart: [o.root, o.dataDir, o.cacheDir],
   });
+  // made now, so that a data or cache folder that cannot be (read-only, full) says why before any query
+  makeDirectory(o.dataDir, '--data folder');
+  makeDirectory(o.cacheDir, 'the portal cache folder');
   const fetched = o.snapshotsUrl
     ? await fetchPortalInputs({
         snapshotsUrl: o.snapshotsUrl,

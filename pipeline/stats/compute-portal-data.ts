@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ObservatoryError } from '../core/index.ts';
+import { makeDirectory, ObservatoryError } from '../core/index.ts';
 import {
   CATALOGUE_FILE,
   type CatalogueEntry,
@@ -235,7 +235,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
       latestUrlList: snapshotUrlList(o.baseUrl, LATEST_NAME),
       tableUrlLists: TABLE_NAMES.map((table) => ({ table, url: tableUrlList(o.baseUrl, table) })),
     };
-    await mkdir(o.dataDir, { recursive: true });
+    makeDirectory(o.dataDir, '--data folder');
     await writeDescription(
       join(o.cacheDir, 'description'),
       { turtle: join(o.dataDir, DATASET_TURTLE), jsonld: join(o.dataDir, DATASET_JSONLD) },

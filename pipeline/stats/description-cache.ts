@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectory } from '../core/index.ts';
 import {
   type DescriptionPart,
   DescriptionWriter,
@@ -31,7 +32,7 @@ export async function writeDescription(
   expansions: readonly ExpansionView[],
   operators: Operators,
 ): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  makeDirectory(dir, 'the portal cache folder');
   const code = createHash('sha256')
     .update(await readFile(CODE))
     .digest('hex');

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ObservatoryError } from '../core/index.ts';
+import { makeDirectory, ObservatoryError } from '../core/index.ts';
 import {
   CATALOGUE_FILE,
   type CatalogueEntry,
@@ -121,7 +121,7 @@ async function fetchHistoryState(url: string, dir: string): Promise<FetchedInput
   if (!names) return { files: 0, bytes: 0 };
   // what the folder held could not be used (else nothing is fetched): it goes, not to linger in the cache
   await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
+  makeDirectory(dir, 'the portal cache folder');
   let bytes = Buffer.byteLength(key);
   try {
     // the tables first, the key last: a key names only files that are there
@@ -167,7 +167,7 @@ export async function fetchPortalInputs(o: {
   const indexUrl = `${o.snapshotsUrl}${CATALOGUE_FILE}`;
   const indexText = await (await get(indexUrl)).text();
   const catalogue = parseCatalogue(indexText, indexUrl);
-  await mkdir(o.root, { recursive: true });
+  makeDirectory(o.root, 'the snapshots folder');
   let files = 1;
   let bytes = Buffer.byteLength(indexText);
   const fetchFile = async (entry: CatalogueEntry, name: string, sha256: string | null) => {
@@ -181,7 +181,7 @@ export async function fetchPortalInputs(o: {
   };
   const manifests = await inParallel(catalogue, PARALLEL_DOWNLOADS, async (entry) => {
     const folder = join(o.root, entry.name);
-    await mkdir(folder, { recursive: true });
+    makeDirectory(folder, 'the snapshot folder');
     await fetchFile(entry, MANIFEST_FILE, entry.manifestSha256);
     // SHA256SUMS is pinned through the manifest's line in it: one that names this manifest is current
     const sums = join(folder, CHECKSUMS_FILE);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { makeDirectory } from '../core/index.ts';
 import { type CatalogueEntry, retrievedRdf, sqlString } from '../snapshot/index.ts';
 
 /**
@@ -180,7 +181,7 @@ export async function loadHistoryState(
   if (todo.length === 0 && usable) return;
   const covers = catalogue.map((e) => [e.name, e.manifestSha256] as const);
   const id = createHash('sha256').update(JSON.stringify(covers)).digest('hex').slice(0, 16);
-  await mkdir(dir, { recursive: true });
+  makeDirectory(dir, 'the portal cache folder');
   for (const table of Object.keys(TABLES) as StateTable[])
     await connection.run(
       `COPY (FROM ${table} ORDER BY ${KEYS[table]}) TO ${sqlString(stateFile(dir, table, id))} (FORMAT parquet)`,

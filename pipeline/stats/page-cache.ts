@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { makeDirectory } from '../core/index.ts';
 import { linkOrCopy } from '../snapshot/index.ts';
 import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import type { PortalData, SnapshotView } from './portal-data.ts';
@@ -72,7 +73,7 @@ export async function planSnapshotPages(
   return {
     render: keyed.filter((_, i) => !cached[i]).map((k) => k.name),
     async store(stage, pagePath) {
-      await mkdir(dir, { recursive: true });
+      makeDirectory(dir, 'the page cache folder');
       const rendered = keyed.filter((_, i) => !cached[i]);
       await inParallel(rendered, PARALLEL_FILES, (k) => linkOrCopy(join(stage, pagePath(k.name)), k.file));
       const used = new Set(keyed.map((k) => k.file));

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { type OwnedFolder, prepareOwnedFolder } from '../core/index.ts';
+import { makeDirectory, type OwnedFolder, prepareOwnedFolder } from '../core/index.ts';
 import { linkOrCopy } from '../snapshot/index.ts';
 import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 
@@ -39,7 +39,7 @@ export async function folderFiles(dir: string): Promise<Map<string, SiteFile>> {
 }
 
 async function put(path: string, f: SiteFile): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  makeDirectory(dirname(path), 'the site folder');
   // written beside, then renamed over: a reader of the site sees the old file or the new, never half
   const temporary = `${path}.partial`;
   await rm(temporary, { force: true });

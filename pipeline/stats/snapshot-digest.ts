@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { makeDirectory } from '../core/index.ts';
 import {
   computeDigest,
   DIGEST_VERSION,
@@ -40,7 +41,7 @@ export async function snapshotDigest(
   if (cached) return cached;
   const digest =
     (await publishedDigest(folder, manifest)) ?? (await computeDigest(connection, folder, manifest));
-  await mkdir(cacheDir, { recursive: true });
+  makeDirectory(cacheDir, 'the portal cache folder');
   await writeFile(digestCachePath(cacheDir, manifestSha256), JSON.stringify(digest));
   return digest;
 }
