@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
-import { createProgress, invalidInput, ObservatoryError, readUriList } from '../core/index.ts';
-import { runWeeklySnapshot } from '../observe/index.ts';
+import { createProgress, invalidInput, ObservatoryError, parseDuration, readUriList } from '../core/index.ts';
+import { DEFAULT_ADAPTIVE_ROUNDS, runWeeklySnapshot } from '../observe/index.ts';
 import { addCoordinatorOption, coordinatedSetup } from './coordinator-option.ts';
 import {
   addCrawlOptions,
@@ -17,6 +17,7 @@ interface SnapshotCliOptions extends CrawlCliOptions {
   kernel: string;
   out: string;
   adaptiveRounds: string;
+  lockWait: string;
   strategy: string;
   coordinator?: string;
 }
@@ -29,7 +30,16 @@ export function snapshotCommand(): Command {
     )
     .option('--kernel <file>', 'kernel URI list', 'seeds/kernel.txt')
     .option('--out <dir>', 'snapshots folder', 'snapshots')
-    .option('--adaptive-rounds <n>', 'hops of the adaptive crawl out from the kernel', '3');
+    .option(
+      '--adaptive-rounds <n>',
+      'hops of the adaptive crawl out from the kernel',
+      String(DEFAULT_ADAPTIVE_ROUNDS),
+    )
+    .option(
+      '--lock-wait <duration>',
+      'how long to wait while another crawl (a tick) holds the snapshots folder before failing with locked',
+      '1h',
+    );
   addCoordinatorOption(command);
   addProfileOption(command);
   return addCrawlOptions(addStrategyOption(command)).action(
@@ -59,6 +69,7 @@ export function snapshotCommand(): Command {
         root: o.out,
         kernel,
         adaptiveRounds,
+        lockWaitMs: parseDuration(o.lockWait, '--lock-wait'),
         ...setup,
         ...coordinated,
         strategy,
@@ -66,6 +77,10 @@ export function snapshotCommand(): Command {
         publishProgress: () => createProgress('publish %', setup.clock, { logger: setup.logger }),
         signal: stopSignal(),
       });
+      if (outcome.status !== 'stopped' && outcome.earlier)
+        process.stdout.write(
+          `published ${outcome.earlier.folder} (resumed; its week is over, so this week's snapshot follows)\n`,
+        );
       if (outcome.status === 'exists') {
         process.stdout.write(`snapshot ${outcome.name} is already published; nothing to do\n`);
       } else if (outcome.status === 'stopped') {

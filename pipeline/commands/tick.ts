@@ -47,6 +47,11 @@ export function tickCommand(): Command {
             `postponed ${outcome.postponed.length} due documents to the next slot (they would not fit in this one)`,
           );
         break;
+      case 'weekly-resumed':
+        say(
+          `resumed the interrupted weekly snapshot of this week: published ${outcome.snapshot.folder} (resumed); the next tick crawls what is due`,
+        );
+        break;
       case 'stopped':
         process.stderr.write(`tick ${outcome.name} stopped; the next tick resumes it\n`);
         process.exitCode = 130;

@@ -11,4 +11,4 @@ export { expansionPublisher } from './publish-expansion.ts';
 export type { TickContext, TickOutcome } from './tick.ts';
 export { runTick } from './tick.ts';
 export type { WeeklyOptions, WeeklyOutcome } from './weekly.ts';
-export { latestSchedule, runWeeklySnapshot } from './weekly.ts';
+export { DEFAULT_ADAPTIVE_ROUNDS, latestSchedule, runWeeklySnapshot } from './weekly.ts';

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ObservatoryError } from '../core/index.ts';
 import {
   dueUrls,
@@ -14,12 +16,14 @@ import { listSnapshots, snapshotName } from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext, runStrategy } from './crawl-and-publish.ts';
 import {
   findUnfinishedRun,
+  listRuns,
   type RunState,
   reportDamagedRun,
+  runDir,
   saveRunState,
   withRunLock,
 } from './run-state.ts';
-import { latestSchedule } from './weekly.ts';
+import { crawlWeekly, latestSchedule, type WeeklyRunState } from './weekly.ts';
 
 export type TickOutcome =
   | {
@@ -31,6 +35,8 @@ export type TickOutcome =
       /** Due documents left for the next slot because the estimate said they would not fit in this one. */
       readonly postponed: readonly string[];
     }
+  /** An interrupted weekly run of the current week, resumed and published instead of the slot's crawl. */
+  | { readonly status: 'weekly-resumed'; readonly snapshot: PublishedSnapshot }
   | { readonly status: 'stopped'; readonly name: string }
   | { readonly status: 'busy'; readonly reason: string }
   | { readonly status: 'no-weekly' }
@@ -71,7 +77,8 @@ export interface TickContext extends ObserveContext {
 }
 
 /**
- * One sub-weekly tick: finds the current slot of the week (16 slots of 10.5 h from the boundary of
+ * One sub-weekly tick: first resumes an interrupted weekly run of the current week, or else an
+ * interrupted tick; otherwise finds the current slot of the week (16 slots of 10.5 h from the boundary of
  * the latest weekly snapshot's week, see weekStartOf) and, if that slot's crawl is not published
  * yet, crawls the kernel documents due in it and publishes an interval snapshot named by the
  * slot's start. Slots missed while the observatory was down are reported, not replayed: their
@@ -89,7 +96,27 @@ export async function runTick(ctx: TickContext): Promise<TickOutcome> {
   }
 }
 
+/**
+ * The weekly run of the current week left in `.incomplete/` by a killed or failed `snapshot`, read
+ * as it is (a damaged one is the weekly snapshot's to move aside), or null.
+ */
+async function interruptedWeekly(root: string, now: number): Promise<WeeklyRunState | null> {
+  const { runs } = await listRuns(root);
+  const found = runs.find(
+    (r) => r.kind === 'weekly' && r.problem === null && weekPosition(weekStartOf(r.name), now) !== null,
+  );
+  if (!found) return null;
+  return JSON.parse(await readFile(join(runDir(root, found.name), 'run.json'), 'utf8')) as WeeklyRunState;
+}
+
 async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
+  // the week's snapshot comes first: cron starts `snapshot` once a week, so a weekly run killed on
+  // Monday would otherwise wait a week, and every tick until then would find its week over
+  const interrupted = await interruptedWeekly(ctx.root, ctx.clock.now());
+  if (interrupted) {
+    const snapshot = await crawlWeekly(interrupted, ctx);
+    return snapshot ? { status: 'weekly-resumed', snapshot } : { status: 'stopped', name: interrupted.name };
+  }
   const { run: unfinished, damaged } = await findUnfinishedRun(ctx.root, 'interval', ctx.clock);
   // the schedule moves on only when a crawl is published, so a lost crawl's documents are still due
   for (const d of damaged)

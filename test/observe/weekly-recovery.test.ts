@@ -1,0 +1,112 @@
+/**
+ * A weekly snapshot that did not finish in its slot (killed, disk full, the lock held by a tick)
+ * costs a slot, not the week: cron starts `snapshot` once a week, so a tick resumes an interrupted
+ * weekly run of its week, `snapshot` resumes one of a week that is over and then takes the current
+ * week's, and `snapshot` waits for a lock a tick holds. Found by the lifetime benchmark (issue #36).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { clockStartingAt, silentLogger } from '../../pipeline/core/index.ts';
+import { runTick, runWeeklySnapshot } from '../../pipeline/observe/index.ts';
+import { SLOT_MS, WEEK } from '../../pipeline/schedule/index.ts';
+import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
+import { listSnapshots } from '../../pipeline/snapshot/index.ts';
+import { rdfDocuments, simCrawlConfig } from './sim-weekly.ts';
+
+let sim: SimWeb;
+let kernel: string[];
+const W0 = Date.UTC(2026, 0, 5);
+
+before(async () => {
+  sim = await startSimWeb({ seed: 5, docs: 200, plds: 20, latencyScale: 0, faults: 0, now: W0 });
+  kernel = rdfDocuments(sim, W0);
+});
+after(() => sim.close());
+
+function ctx(root: string, at: number, signal?: AbortSignal) {
+  sim.setClock(at);
+  return {
+    root,
+    config: simCrawlConfig(sim),
+    policy: 'longest-first' as const,
+    logger: silentLogger,
+    clock: clockStartingAt(at),
+    ...(signal ? { signal } : {}),
+  };
+}
+
+const weekly = (root: string, at: number, o: { signal?: AbortSignal; lockWaitMs?: number } = {}) =>
+  runWeeklySnapshot({ ...ctx(root, at, o.signal), kernel, adaptiveRounds: 1, lockWaitMs: o.lockWaitMs });
+
+/** A weekly run left in `.incomplete/` as a killed `snapshot` leaves it: stopped before it published. */
+async function interruptedWeekly(root: string, at: number): Promise<string> {
+  const stopped = await weekly(root, at, { signal: AbortSignal.abort() });
+  assert.equal(stopped.status, 'stopped');
+  assert.ok(existsSync(join(root, '.incomplete', stopped.name, 'run.json')));
+  return stopped.name;
+}
+
+const names = async (root: string) => (await listSnapshots(root)).map((s) => s.name);
+
+test('a tick resumes the weekly run of its week that was interrupted, and the next tick goes on with the week', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'weekly-recovery-'));
+  assert.equal((await weekly(root, W0)).status, 'published');
+  const name = await interruptedWeekly(root, W0 + WEEK);
+  const resumed = await runTick(ctx(root, W0 + WEEK + SLOT_MS));
+  assert.equal(resumed.status, 'weekly-resumed');
+  assert.deepEqual(await names(root), ['2026-01-05', name]);
+  // the week is the resumed snapshot's: its slots are ticked, not "the weekly snapshot is due"
+  const next = await runTick(ctx(root, W0 + WEEK + 2 * SLOT_MS));
+  assert.ok(['published', 'nothing-due'].includes(next.status), next.status);
+});
+
+test('snapshot resumes a weekly run of a week that is over, then takes the current week', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'weekly-recovery-'));
+  const name = await interruptedWeekly(root, W0);
+  const outcome = await weekly(root, W0 + WEEK);
+  assert.equal(outcome.status, 'published');
+  if (outcome.status !== 'published') return;
+  assert.equal(outcome.earlier?.name, name);
+  assert.equal(outcome.snapshot.name, '2026-01-12');
+  assert.deepEqual(await names(root), ['2026-01-05', '2026-01-12']);
+});
+
+test('snapshot waits for the run lock a live process holds, up to lockWaitMs, then fails with locked', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'weekly-recovery-'));
+  const lockModule = new URL('../../pipeline/core/pid-lock.ts', import.meta.url).href;
+  const hold = (ms: number) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { mkdirSync } from 'node:fs';
+         import { acquirePidLock } from ${JSON.stringify(lockModule)};
+         mkdirSync(${JSON.stringify(join(root, '.incomplete'))}, { recursive: true });
+         const release = await acquirePidLock(${JSON.stringify(join(root, '.incomplete', 'run.lock'))});
+         process.stdout.write('held\\n');
+         setTimeout(async () => { await release(); process.exit(0); }, ${ms});`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const held = new Promise<void>((resolve, reject) => {
+      child.stdout.once('data', () => resolve());
+      exited.then(() => reject(new Error('the lock holder exited before holding the lock')));
+    });
+    return { held, exited, child };
+  };
+  const first = hold(60_000);
+  await first.held;
+  await assert.rejects(weekly(root, W0), { code: 'locked' });
+  first.child.kill();
+  await first.exited;
+  const second = hold(1500);
+  await second.held;
+  const waited = await weekly(root, W0, { lockWaitMs: 20_000 });
+  assert.equal(waited.status, 'published');
+});
