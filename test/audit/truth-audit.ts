@@ -84,6 +84,15 @@ export function formatAudit(a: TruthAudit, o: { readonly all: boolean; readonly 
       `  ${a.account.partial.reduce((n, p) => n + p.statements, 0)}\tstatements before a syntax error (${a.account.partial.length} observations)\tthe crawl's, which depend on the parser; checked to be statements of the served graph`,
     );
   for (const x of a.account.anomalies) lines.push(`ANOMALY\t${x.crawl}\t${x.what}`);
+  if (a.series.mode.kind === 'coordinator') {
+    const limits = distributedLimits(a);
+    for (const r of limits.crossPldRevisits)
+      lines.push(
+        `LIMIT\t${r}\ta re-visit whose previous final URL lies in another PLD (asked without validators)`,
+      );
+    for (const r of limits.crossPldChainsOverLimit)
+      lines.push(`LIMIT\t${r}\ta chain through several PLDs over the redirect limit (followed to its end)`);
+  }
   for (const k of a.report.staleKnownWrong)
     lines.push(`FIXED?\t${k}\tagrees everywhere: remove it from KNOWN_WRONG`);
   const count = (v: string) => rows.filter((r) => r.verdict === v).length;
@@ -93,8 +102,14 @@ export function formatAudit(a: TruthAudit, o: { readonly all: boolean; readonly 
       `${count('agrees')} agree, ${count('DIFFERS')} differ, ${count('known wrong')} known wrong; ` +
       `${a.report.listedLeaves} leaves listed unaudited; ${a.report.unaudited.length} unaudited; ${a.account.anomalies.length} anomalies`,
   );
+  const { mode } = a.series;
+  const recorded = (i: number) => a.series.crawls.reduce((n, c) => n + (c.recorded?.[i] ?? 0), 0);
+  const how =
+    mode.kind === 'coordinator'
+      ? `through a coordinator, URLs recorded per worker ${Array.from({ length: mode.workers }, (_, i) => recorded(i)).join(' / ')}`
+      : 'in one process';
   lines.push(
-    `crawl ${a.seconds.crawl.toFixed(1)} s (${a.series.crawls.length} snapshots, kernel ${a.series.kernel.length}), ` +
+    `crawl ${a.seconds.crawl.toFixed(1)} s ${how} (${a.series.crawls.length} snapshots, kernel ${a.series.kernel.length}), ` +
       `portal ${a.seconds.build.toFixed(1)} s, audit ${a.seconds.audit.toFixed(1)} s`,
   );
   return lines.join('\n');
