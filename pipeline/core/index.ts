@@ -38,6 +38,8 @@ export { MAX_URL_LENGTH, normaliseIri, stripFragment } from './iri.ts';
 export type { Logger } from './log.ts';
 export { createLogger, silentLogger } from './log.ts';
 export { makeDirectory } from './make-directory.ts';
+export type { BodyCost, MemoryLease } from './memory-budget.ts';
+export { MemoryBudget } from './memory-budget.ts';
 export type { OutputClaim, OwnedFolder } from './output-folder.ts';
 export { claimOutputFolder, prepareOwnedFolder } from './output-folder.ts';
 export { acquirePidLock, lockHolder } from './pid-lock.ts';
