@@ -150,7 +150,9 @@ class ParsePool {
     const base = await slot.worker.cpuUsage().catch(() => null);
     // a worker that died meanwhile has settled the job already (its exit handler)
     if (base === null || slot.job !== job) return;
-    slot.worker.postMessage(job.request, [job.request.body.buffer as ArrayBuffer]);
+    // the worker's copy of the body is made now and moved to it, so a document queued holds none
+    const body = new Uint8Array(job.request.body);
+    slot.worker.postMessage({ ...job.request, body }, [body.buffer]);
     // a tenth of the budget between looks: the overrun is at most that, plus one poll's latency
     slot.timer = setInterval(
       async () => {
@@ -237,7 +239,7 @@ export async function readDocument(input: DocumentInput, limits: ReadLimits): Pr
         ? null
         : await pool.run(
             {
-              body: new Uint8Array(input.body),
+              body: input.body,
               contentType: input.contentType,
               documentUrl: input.documentUrl,
               maxContexts: limits.maxContexts,
