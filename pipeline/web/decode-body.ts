@@ -71,6 +71,12 @@ function decodersFor(contentEncoding: string | undefined): Transform[] {
 class LimitReached extends Error {}
 
 /**
+ * Told the decoded bytes so far after each chunk; reading goes on once it resolves, so a body waits
+ * (the server's sending with it) while the crawl's memory budget has no room for it.
+ */
+export type OnDecoded = (bytes: number) => Promise<void>;
+
+/**
  * Reads and decodes a response body as it streams, stopping as soon as more than `maxBytes`
  * decoded (or raw) bytes arrive, so that a decompression bomb is stopped rather than expanded.
  */
@@ -80,6 +86,7 @@ export async function decodeBody(
   maxBytes: number,
   overLimit: OverLimit,
   signal?: AbortSignal,
+  onDecoded?: OnDecoded,
 ): Promise<DecodedBody> {
   const chunks: Buffer[] = [];
   let decoded = 0;
@@ -105,6 +112,7 @@ export async function decodeBody(
       }
       chunks.push(chunk);
       decoded += chunk.length;
+      if (onDecoded) await onDecoded(decoded);
     }
   };
   try {

@@ -4,11 +4,13 @@ import {
   type Clock,
   type CrawlConfig,
   type ErrorCode,
-  ObservatoryError,
+  type MemoryLease,
+  type ObservatoryError,
   payLevelDomain,
 } from '../core/index.ts';
 import { ACCEPT_ENCODING } from './accept.ts';
-import { decodeBody, type OverLimit } from './decode-body.ts';
+import { startDeadline } from './deadline.ts';
+import { decodeBody, type OnDecoded, type OverLimit } from './decode-body.ts';
 import type { ExchangeObserver, Truncation } from './exchange-record.ts';
 import { toObservatoryError } from './network-error.ts';
 import type { PolitenessGate } from './politeness-gate.ts';
@@ -24,6 +26,12 @@ export interface WebContext {
   readonly observer: ExchangeObserver;
   /** The id of the next exchange. */
   nextId(): number;
+  /**
+   * The share of the crawl's memory budget the document being fetched holds: its body is charged to
+   * it as it arrives and read no further while the budget has no room (absent: not counted, as for
+   * robots.txt and JSON-LD contexts).
+   */
+  readonly lease?: MemoryLease;
 }
 
 /** How to send one request and what to do with its body. */
@@ -72,6 +80,31 @@ function truncationOf(capture: WireCapture, cutAtLimit: boolean, error: ErrorCod
   return error === 'reset' ? 'disconnect' : 'unspecified';
 }
 
+/**
+ * The most bytes a body can bring, for the memory budget's claim: its Content-Length when that is
+ * what arrives (no content coding, no chunked transfer coding that would override it), else the limit.
+ */
+function bodyBytesAtMost(headers: Readonly<Record<string, string>>, maxBytes: number): number {
+  const coding = (headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const length = Number(headers['content-length']);
+  if (coding !== 'identity' || headers['transfer-encoding'] !== undefined) return maxBytes;
+  return Number.isInteger(length) && length >= 0 ? Math.min(length, maxBytes) : maxBytes;
+}
+
+/**
+ * Charges the bytes decoded so far to `lease`, waiting while the budget has no room for them:
+ * reading stops meanwhile (backpressure), and `excluding` keeps that wait out of the fetch's time.
+ */
+function chargeTo(
+  lease: MemoryLease,
+  excluding: <T>(wait: () => Promise<T>) => Promise<T>,
+  signal: AbortSignal | undefined,
+): OnDecoded {
+  return async (bytes) => {
+    if (!lease.tryCharge(bytes)) await excluding(() => lease.charge(bytes, signal));
+  };
+}
+
 /** What went wrong in an exchange: our deadline, or the network; an abort by the caller rethrows its reason. */
 function failureOf(
   thrown: unknown,
@@ -85,7 +118,8 @@ function failureOf(
 /**
  * Sends one GET and reads its response, the only place a request leaves the fetcher: it waits at
  * the politeness gate for the URL's PLD first and holds the permit until the body is read. The
- * whole exchange (connect, headers, body) is bounded by config.timeoutMs. Network failures throw
+ * whole exchange (connect, headers, body) is bounded by config.timeoutMs, not counting the time
+ * its body waits for the memory budget (ctx.lease). Network failures throw
  * an ObservatoryError; every HTTP status is returned (with `failure` set when its body failed). An abort of `signal` rethrows its reason.
  */
 export async function exchange(
@@ -96,16 +130,12 @@ export async function exchange(
 ): Promise<Exchange> {
   const { config, clock } = ctx;
   const pld = payLevelDomain(url.hostname);
+  // whatever an earlier answer of the same document was charged, it is not kept (nor waited on)
+  ctx.lease?.drop();
   const waitStart = clock.now();
   const permit = await ctx.gate.acquire(pld, signal);
   const sentAt = clock.now();
-  const deadline = new AbortController();
-  const timer = new AbortController();
-  clock.sleep(config.timeoutMs, timer.signal).then(
-    () =>
-      deadline.abort(new ObservatoryError('timeout', `no complete response within ${config.timeoutMs} ms`)),
-    () => {},
-  );
+  const deadline = startDeadline(clock, config.timeoutMs);
   const abort = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
   const id = ctx.nextId();
   const capture = newCapture();
@@ -134,12 +164,14 @@ export async function exchange(
       return { id, status, headers, body: Buffer.alloc(0), truncated: false, sentAt, failure: null };
     }
     try {
+      ctx.lease?.expect(headers['content-type'] ?? null, bodyBytesAtMost(headers, options.maxBytes));
       const decoded = await decodeBody(
         response.body as unknown as Readable,
         headers['content-encoding'],
         options.maxBytes,
         options.overLimit,
         abort,
+        ctx.lease && chargeTo(ctx.lease, deadline.excluding, signal),
       );
       bytes = decoded.body.length;
       cutAtLimit = decoded.truncated;
@@ -154,7 +186,7 @@ export async function exchange(
     error = failure.code;
     throw failure;
   } finally {
-    timer.abort();
+    deadline.clear();
     permit.release();
     ctx.observer.exchanged({
       id,

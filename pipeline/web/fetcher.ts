@@ -3,6 +3,7 @@ import {
   type Clock,
   type CrawlConfig,
   type FetchResult,
+  type MemoryLease,
   systemClock,
   type Validators,
 } from '../core/index.ts';
@@ -17,12 +18,16 @@ import { createRobotsCache, type RobotsCache } from './robots-cache.ts';
 
 /** The crawler's one door to the Web: polite, robots-aware, guarded fetching for one crawl. */
 export interface Fetcher {
-  /** Fetches a document with RDF content negotiation (see fetchWithRules for the rules and `claim`). */
+  /**
+   * Fetches a document with RDF content negotiation (see fetchWithRules for the rules and `claim`);
+   * its body is charged to `lease`, the document's share of the crawl's memory budget, as it arrives.
+   */
   fetchDocument(
     url: string,
     signal?: AbortSignal,
     claim?: UrlClaim,
     validators?: Validators,
+    lease?: MemoryLease,
   ): Promise<FetchResult>;
   /** Fetches a JSON-LD context (Accept: application/ld+json) under the same rules and `claim`, for a context loader. */
   fetchContext(url: string, signal?: AbortSignal, claim?: UrlClaim): Promise<FetchResult>;
@@ -70,8 +75,8 @@ export function createFetcher(
   };
   const robots = createRobotsCache(ctx);
   return {
-    fetchDocument: (url, signal, claim, validators) =>
-      fetchWithRules(ctx, robots, url, ACCEPT_RDF, signal, claim, validators),
+    fetchDocument: (url, signal, claim, validators, lease) =>
+      fetchWithRules(lease ? { ...ctx, lease } : ctx, robots, url, ACCEPT_RDF, signal, claim, validators),
     fetchContext: (url, signal, claim) => fetchWithRules(ctx, robots, url, ACCEPT_JSONLD, signal, claim),
     gate: ctx.gate,
     robots,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
-import { crawlConfig } from '../../pipeline/core/index.ts';
+import { crawlConfig, MemoryBudget } from '../../pipeline/core/index.ts';
 import { createFetcher } from '../../pipeline/web/index.ts';
 import { configFor, startServer, type TestServer } from './http-server.ts';
 
@@ -120,6 +120,35 @@ describe('one HTTP exchange', () => {
     // the trickle never ends, so without the whole-fetch timeout this would never return; the bound
     // is 150x the timeout so that a loaded machine cannot fail it
     assert.ok(performance.now() - started < 60_000, 'idle timeouts alone would never fire');
+  });
+
+  it('a body that waits for the memory budget longer than the timeout is read whole, not a timeout', async () => {
+    const budget = new MemoryBudget(1024);
+    const byBytes = (_type: string | null, bytes: number) => bytes;
+    const other = budget.lease(byBytes);
+    other.settle(null, 1024); // another document holds the whole budget
+    const lease = budget.lease(byBytes);
+    const fetcher = createFetcher(
+      configFor(server.port, { maxBytes: LIMIT, maxAttempts: 1, timeoutMs: 300 }),
+    );
+    try {
+      const fetching = fetcher.fetchDocument(
+        'http://a.example.org/exact',
+        undefined,
+        undefined,
+        undefined,
+        lease,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal(budget.waiting, 1, 'the body did not wait for room');
+      other.release();
+      const result = await fetching;
+      assert.equal(result.error, null, result.errorMessage ?? '');
+      assert.equal(result.body?.length, LIMIT);
+      assert.equal(lease.charged, LIMIT);
+    } finally {
+      await fetcher.close();
+    }
   });
 
   it('a timeout is retried up to maxAttempts', async () => {
