@@ -37,6 +37,8 @@ export interface CrawlCliOptions {
   maxCrawlContexts: string;
   parseBudget: string;
   parseMemory: string;
+  /** Absent only where the options were not built by commander (the default then). */
+  memoryBudget?: string;
   /** False with --no-warc (commander's default for it is true). */
   warc?: boolean;
   /** False with --no-conditional. */
@@ -164,6 +166,11 @@ export function addCrawlOptions(command: Command): Command {
       'heap one parse worker may use (one worker per core); a document needing more is too_complex',
       String(CRAWL_DEFAULTS.parseMemoryMb),
     )
+    .option(
+      '--memory-budget <MiB>',
+      'memory the documents in flight may cost together (bodies, parsing, statements); past it fetches wait',
+      String(CRAWL_DEFAULTS.memoryBudgetMb),
+    )
     .option('--no-warc', 'do not keep the WARC archive of the crawl (saves its disk space: docs/archive.md)')
     .option(
       '--no-conditional',
@@ -257,6 +264,7 @@ export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
     maxContextsPerCrawl: integer('--max-crawl-contexts', o.maxCrawlContexts),
     parseBudgetMs: parseDuration(o.parseBudget, '--parse-budget'),
     parseMemoryMb: integer('--parse-memory', o.parseMemory),
+    ...(o.memoryBudget !== undefined ? { memoryBudgetMb: integer('--memory-budget', o.memoryBudget) } : {}),
     roundEnd: o.roundEnd as RoundEndRule,
     ...(o.warc === false ? { warc: false } : {}),
     ...(o.conditional === false ? { conditional: false } : {}),

@@ -83,6 +83,12 @@ export interface CrawlConfig {
    * `too_complex`. One worker per core, so the crawl's parsing takes at most cores x this.
    */
   readonly parseMemoryMb: number;
+  /**
+   * MiB that the documents in flight may cost together: bodies being received and held, their
+   * parse and their statements until journaled (core/memory-budget.ts, rdf/read-cost.ts). Past it
+   * bodies wait, never fail; one document alone may cost more (docs/crawling.md, "Memory budget").
+   */
+  readonly memoryBudgetMb: number;
   readonly resolve: readonly ResolveRule[];
   /**
    * CA certificates (PEM) trusted in addition to the system's, e.g. the simulated Web's test CA
@@ -137,6 +143,7 @@ export const CRAWL_DEFAULTS: CrawlConfig = Object.freeze({
   maxContextsPerCrawl: 1_000,
   parseBudgetMs: 60_000,
   parseMemoryMb: 192,
+  memoryBudgetMb: 1024,
   resolve: Object.freeze([]),
   caCertificates: Object.freeze([]),
   allowPrivate: false,
@@ -173,6 +180,7 @@ export function crawlConfig(input: Partial<CrawlConfig> = {}): CrawlConfig {
     'maxAttempts',
     'maxLinksPerDocument',
     'warcFileBytes',
+    'memoryBudgetMb',
   ] as const) {
     wholeNumber(k, c[k], 1);
   }
