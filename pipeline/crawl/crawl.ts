@@ -1,17 +1,19 @@
 import type { CrawlArchive } from '../archive/index.ts';
 import type {
+  BodyCost,
   Clock,
   CrawlConfig,
   CrawlSegment,
   DocumentRecord,
   FetchResult,
   Logger,
+  MemoryLease,
   Progress,
   Statement,
   Validators,
 } from '../core/index.ts';
-import { normaliseIri, ObservatoryError, withCleanup } from '../core/index.ts';
-import { type ContextLoader, extractLinks } from '../rdf/index.ts';
+import { MemoryBudget, normaliseIri, ObservatoryError, withCleanup } from '../core/index.ts';
+import { type ContextLoader, extractLinks, readCost } from '../rdf/index.ts';
 import type { UrlClaim } from '../web/index.ts';
 import { CrawlStats, type CrawlStatsSnapshot } from './crawl-stats.ts';
 import { processFetch } from './document.ts';
@@ -23,12 +25,16 @@ import { UrlClaims } from './url-claims.ts';
 
 /** What the crawl needs from the web stage: polite fetches, and when each PLD may be asked again. */
 export interface CrawlFetcher {
-  /** `claim` is asked before each request; `validators` make the request for their URL conditional. */
+  /**
+   * `claim` is asked before each request; `validators` make the request for their URL conditional;
+   * the body is charged to `lease` as it arrives (a fetcher that does not is charged afterwards).
+   */
   fetchDocument(
     url: string,
     signal?: AbortSignal,
     claim?: UrlClaim,
     validators?: Validators,
+    lease?: MemoryLease,
   ): Promise<FetchResult>;
   /** Earliest clock time at which a request to `pld` may start. */
   readyAt(pld: string): number;
@@ -62,8 +68,11 @@ export interface CrawlOptions {
   readonly loadContext?: ContextLoader;
   /** Aborting stops new fetches; fetches in flight finish and are journaled, so a rerun resumes. */
   readonly signal?: AbortSignal;
-  /** Held body bytes past which no new fetch starts (default HELD_BODY_BYTES). */
-  readonly heldBodyBytes?: number;
+  /**
+   * What the documents in flight may cost together (default: config.memoryBudgetMb); given, a test
+   * reads its accounting.
+   */
+  readonly memoryBudget?: MemoryBudget;
   /** Previous observations: with them (and config.conditional) re-visits are conditional (revisit.ts). */
   readonly revisits?: Revisits;
   /**
@@ -82,13 +91,7 @@ export interface CrawlResult {
   readonly seen: number;
 }
 
-/**
- * Bodies fetched and not yet journaled (waiting for a parse worker or being parsed) that stop new
- * fetches from starting: a heavy-tailed Web brings documents of tens of MiB, and 64 fetch slots
- * finishing large documents faster than two cores parse them would otherwise pile their bodies and
- * statements up in memory. One document is always let through, whatever its size.
- */
-export const HELD_BODY_BYTES = 64 * 1024 * 1024;
+const MIB = 1024 * 1024;
 
 /** The seeds as round-0 URLs: normalised, http(s) only, first occurrence kept. */
 export function seedUrls(seeds: readonly string[]): RoundUrl[] {
@@ -109,8 +112,6 @@ class CrawlRun {
   private readonly lastServed = new Map<string, number>();
   private readonly inflight = new Set<Promise<void>>();
   private serveSeq = 0;
-  /** Bytes of bodies fetched and not yet journaled (see HELD_BODY_BYTES). */
-  private heldBytes = 0;
   private round = -1;
   private failure: unknown = null;
   private wake: (() => void) | null = null;
@@ -119,10 +120,26 @@ class CrawlRun {
   private readonly o: CrawlOptions;
   private readonly journal: Journal;
   private readonly revisits: RevisitPolicy | null;
+  /**
+   * The memory budget of the documents in flight: a heavy-tailed Web brings documents of tens of
+   * MiB, and 64 fetch slots receiving large documents faster than two cores parse them would pile
+   * their bodies and statements up. Each document's lease is charged as its body arrives (the web
+   * stage pauses reading past the budget) and given back once it is journaled; no fetch starts
+   * while the budget is spent (core/memory-budget.ts).
+   */
+  private readonly memory: MemoryBudget;
+  /** What a document's body costs in that budget: its reading as rdf/read-cost.ts has it. */
+  private readonly cost: BodyCost;
+  /** The context loader, its waits known to the budget (a document waiting for one cannot give its bytes back). */
+  private readonly loadContext: ContextLoader | undefined;
 
   constructor(options: CrawlOptions, journal: Journal) {
     this.o = options;
     this.journal = journal;
+    this.memory = options.memoryBudget ?? new MemoryBudget(options.config.memoryBudgetMb * MIB);
+    this.cost = (type, bytes) => readCost(type, bytes, options.config.parseMemoryMb);
+    const load = options.loadContext;
+    this.loadContext = load && ((url) => this.memory.aside(() => load(url)));
     this.revisits =
       options.revisits && options.config.conditional
         ? new RevisitPolicy(options.fetcher, options.revisits)
@@ -167,6 +184,8 @@ class CrawlRun {
     }
     await Promise.all(this.inflight);
     if (this.failure !== null) throw this.failure;
+    const { peak, waited, overdrawn } = this.memory;
+    this.o.logger.info({ peakMiB: Math.round(peak / MIB), waited, overdrawn }, 'memory budget');
     this.reportProgress(true);
     const complete = !signal?.aborted;
     if (complete) this.journal.append({ t: 'end' });
@@ -228,8 +247,7 @@ class CrawlRun {
   private fill(): void {
     const { config, fetcher, clock, policy } = this.o;
     let free = config.concurrency - this.inflight.size;
-    if (free <= 0 || this.o.signal?.aborted || this.heldBytes >= (this.o.heldBodyBytes ?? HELD_BODY_BYTES))
-      return;
+    if (free <= 0 || this.o.signal?.aborted || this.memory.saturated) return;
     const now = clock.now();
     const ready: ReadyPld[] = [];
     for (const pld of this.frontier.activePlds()) {
@@ -266,20 +284,24 @@ class CrawlRun {
   }
 
   private async fetchOne(url: string, depth: number): Promise<void> {
-    const { plan, fetcher, loadContext, logger } = this.o;
+    const { plan, fetcher, logger, config } = this.o;
     const claim = (u: string) => this.claims.claim(u, url);
-    const revisit = this.revisits
-      ? await this.revisits.fetch(url, claim)
-      : { fetched: await fetcher.fetchDocument(url, undefined, claim), validation: null, carried: null };
-    const { fetched } = revisit;
-    const where = { segment: plan.segmentFor(depth), round: this.round };
-    const held = fetched.body?.length ?? 0;
-    this.heldBytes += held;
+    const lease = this.memory.lease(this.cost);
     try {
+      const revisit = this.revisits
+        ? await this.revisits.fetch(url, claim, lease)
+        : {
+            fetched: await fetcher.fetchDocument(url, undefined, claim, undefined, lease),
+            validation: null,
+            carried: null,
+          };
+      const { fetched } = revisit;
+      const where = { segment: plan.segmentFor(depth), round: this.round };
+      if (fetched.body) lease.settle(fetched.headers['content-type'] ?? null, fetched.body.length);
       // a final URL another fetch requested is not downloaded again: this record points at that fetch's
       const doc = fetched.handedOver
         ? { record: await this.claims.handOver(fetched, where), statements: [] }
-        : await processFetch(fetched, where, { config: this.o.config, loadContext }, revisit);
+        : await processFetch(fetched, where, { config, loadContext: this.loadContext }, revisit);
       this.journal.append({ t: 'doc', depth, record: doc.record, statements: doc.statements });
       this.afterDocument(url, depth, doc.record, doc.statements, plan.maxDepth);
       logger.debug(
@@ -287,7 +309,7 @@ class CrawlRun {
         'fetched',
       );
     } finally {
-      this.heldBytes -= held;
+      lease.release();
     }
   }
 

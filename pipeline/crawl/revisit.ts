@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { FetchResult, PreviousObservation, Statement, Validation, Validators } from '../core/index.ts';
+import type {
+  FetchResult,
+  MemoryLease,
+  PreviousObservation,
+  Statement,
+  Validation,
+  Validators,
+} from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
 import type { UrlClaim } from '../web/index.ts';
 import type { CrawlFetcher } from './crawl.ts';
@@ -89,18 +96,19 @@ export class RevisitPolicy {
     else this.distrusted.delete(pld);
   }
 
-  async fetch(url: string, claim: UrlClaim): Promise<RevisitOutcome> {
+  /** Fetches `url` as a re-visit; every body is charged to `lease` (see CrawlFetcher). */
+  async fetch(url: string, claim: UrlClaim, lease?: MemoryLease): Promise<RevisitOutcome> {
     const previous = this.revisits.previous(url);
     const pld = urlPld(url);
     if (!previous || this.distrusted.has(pld)) {
       return {
-        fetched: await this.fetcher.fetchDocument(url, undefined, claim),
+        fetched: await this.fetcher.fetchDocument(url, undefined, claim, undefined, lease),
         validation: null,
         carried: null,
       };
     }
     const validators = { url: previous.finalUrl, etag: previous.etag, lastModified: previous.lastModified };
-    const fetched = await this.fetcher.fetchDocument(url, undefined, claim, validators);
+    const fetched = await this.fetcher.fetchDocument(url, undefined, claim, validators, lease);
     if (!fetched.conditional) return { fetched, validation: null, carried: null };
     if (fetched.status !== 304) {
       const validation =
@@ -114,7 +122,7 @@ export class RevisitPolicy {
     const contradicted = contradicts(fetched.headers, validators);
     if (contradicted || !this.checked.has(pld) || sampled(url)) {
       this.checked.add(pld);
-      const check = await this.fetcher.fetchDocument(url, undefined, claim);
+      const check = await this.fetcher.fetchDocument(url, undefined, claim, undefined, lease);
       const changed = check.status === 200 && check.error === null && check.body !== null;
       if (contradicted || (changed && sha256(check.body!) !== previous.contentSha256)) {
         this.distrusted.add(pld);

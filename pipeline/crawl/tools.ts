@@ -45,8 +45,8 @@ export function createCrawlTools(
   const web = createFetcher(config, clock, { observers: archive ? [archive, ...observers] : observers });
   return {
     fetcher: {
-      fetchDocument: async (url, signal, claim, validators) => {
-        const fetched = await web.fetchDocument(url, signal, claim, validators);
+      fetchDocument: async (url, signal, claim, validators, lease) => {
+        const fetched = await web.fetchDocument(url, signal, claim, validators, lease);
         return archive ? { ...fetched, warc: await archive.pointerOf(fetched.responseId) } : fetched;
       },
       readyAt: (pld) => web.gate.readyAt(pld),

@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { crawlConfig, parseResolveRule, silentLogger, systemClock } from '../../pipeline/core/index.ts';
+import {
+  crawlConfig,
+  MemoryBudget,
+  parseResolveRule,
+  silentLogger,
+  systemClock,
+} from '../../pipeline/core/index.ts';
 import { type CrawlFetcher, createCrawlTools, runCrawl } from '../../pipeline/crawl/index.ts';
 
 /** 8 PLDs of 25 documents of ~40 KB each: several PLDs' fetches and parses overlap. */
@@ -37,7 +43,7 @@ after(() => new Promise<void>((resolve) => server.close(() => resolve())));
  * fetch starts, how many fetched bodies the crawl still holds (returned by the fetcher, not yet in
  * the journal).
  */
-async function crawlRecordingHeld(heldBodyBytes: number): Promise<number[]> {
+async function crawlRecordingHeld(memoryBudget: MemoryBudget): Promise<number[]> {
   const config = crawlConfig({
     resolve: [parseResolveRule(`*=127.0.0.1:${port}`)],
     allowPrivate: true,
@@ -58,9 +64,9 @@ async function crawlRecordingHeld(heldBodyBytes: number): Promise<number[]> {
   const fetcher: CrawlFetcher = {
     readyAt: (pld) => tools.fetcher.readyAt(pld),
     delayFor: (pld) => tools.fetcher.delayFor(pld),
-    async fetchDocument(url, signal, claim) {
+    async fetchDocument(url, signal, claim, validators, lease) {
       heldAtStart.push(returned - journaled());
-      const result = await tools.fetcher.fetchDocument(url, signal, claim);
+      const result = await tools.fetcher.fetchDocument(url, signal, claim, validators, lease);
       returned++;
       return result;
     },
@@ -81,7 +87,7 @@ async function crawlRecordingHeld(heldBodyBytes: number): Promise<number[]> {
       dir,
       clock: systemClock,
       logger: silentLogger,
-      heldBodyBytes,
+      memoryBudget,
     });
     assert.equal(result.stats.documents, SEEDS.length);
     assert.equal(result.stats.statements, SEEDS.length * 400);
@@ -91,9 +97,9 @@ async function crawlRecordingHeld(heldBodyBytes: number): Promise<number[]> {
   return heldAtStart;
 }
 
-test('no fetch starts while fetched bodies over the limit wait to be parsed and journaled', async () => {
-  // a limit of one byte: every body is over it, so a fetch starts only when none is held
-  const held = await crawlRecordingHeld(1);
+test('no fetch starts while fetched bodies over the memory budget wait to be parsed and journaled', async () => {
+  // a budget of one byte: every body is over it, so a fetch starts only when none is held
+  const held = await crawlRecordingHeld(new MemoryBudget(1));
   assert.equal(held.length, SEEDS.length);
   assert.deepEqual(
     held.filter((n) => n > 0),
