@@ -282,6 +282,14 @@ async function writeJournal(
   const handedOver: StoredResult[] = [];
   /** The results of continued fetches by URL: none is a row of its own (wholeFetch). */
   const continued = new Map<string, StoredResult>();
+  /** The URL of each continued fetch's first result (its row's), by the continuation's URL. */
+  const rowOf = new Map<string, string>();
+  /**
+   * Records a worker took from another fetch of its PLD (downloadedBy): written once every
+   * continuation is known, since the fetch they name may be a continuation, whose row is the
+   * first URL's (results stream in URL order).
+   */
+  const takenOver: StoredResult[] = [];
   const write = (depth: number, record: DocumentRecord, statements: readonly Statement[]) => {
     journal.append({ t: 'doc', depth, record, statements });
     stats.add(record);
@@ -290,8 +298,12 @@ async function writeJournal(
   try {
     for (const [round, urls] of await roundMembers(pool, crawl)) journal.append({ t: 'round', round, urls });
     for await (const result of readResults(pool, crawl)) {
-      if (result.continues !== null) continued.set(result.url, result);
-      else if (result.handedOver) handedOver.push(result);
+      if (result.continues !== null) {
+        continued.set(result.url, result);
+        rowOf.set(result.url, result.continues);
+      } else if (result.handedOver) handedOver.push(result);
+      else if (result.record.downloadedBy !== undefined && result.record.downloadedBy !== result.url)
+        takenOver.push(result);
       else {
         let { record, statements } = result;
         if (result.carried && revisits) {
@@ -300,6 +312,10 @@ async function writeJournal(
         }
         write(result.depth, withPointer(record, pointers.get(record.url)), statements);
       }
+    }
+    for (const { depth, record, statements } of takenOver) {
+      const downloadedBy = rowOf.get(record.downloadedBy!) ?? record.downloadedBy!;
+      write(depth, withPointer({ ...record, downloadedBy }, pointers.get(record.url)), statements);
     }
     const stopped: StoredResult[] = [];
     for (const first of handedOver) {

@@ -111,28 +111,13 @@ export function weekShift(week: number): number {
   return (week % 5) * 2 * HOUR;
 }
 
-/**
- * Scenarios the series leaves out through the coordinator, each for a finding reported and not yet
- * fixed (docs/audit.md, "Findings"); remove one with its fix. `see-other`: its 303 leads to the
- * document the `redirect-chain` fetch reaches through another PLD; when that fetch's continuation
- * downloads it first, the seed's record points at the continuation's URL (`downloadedBy`), which
- * has no documents row, and the publish leaves the seed out as orphaned (reproduced by the `todo`
- * test in truth-audit-distributed.test.ts).
- */
-export const AVOIDED_THROUGH_COORDINATOR: ReadonlySet<(typeof AUDIT_SCENARIOS)[number]> = new Set([
-  'see-other',
-]);
-
 /** The kernel: every generated document that dereferences to RDF at the start, and the scenarios. */
-export function auditKernel(sim: SimWeb, at: number, mode: AuditMode = ONE_PROCESS): string[] {
+export function auditKernel(sim: SimWeb, at: number): string[] {
   const generated = sim
     .truth(at)
     .filter((r) => r.kind === 'document' && r.rdf)
     .map((r) => r.uri);
-  const scenarios = AUDIT_SCENARIOS.filter(
-    (name) => mode.kind === 'one-process' || !AVOIDED_THROUGH_COORDINATOR.has(name),
-  );
-  return [...generated, ...scenarios.map((name) => SCENARIOS[name].url)];
+  return [...generated, ...AUDIT_SCENARIOS.map((name) => SCENARIOS[name].url)];
 }
 
 /** How long a worker's lease lasts: the default of `observatory worker`. */
@@ -204,7 +189,7 @@ export async function crawlAuditSeries(
     timeoutMs: 10_000,
     maxAttempts: 1,
   });
-  const kernel = auditKernel(sim, AUDIT_START, mode);
+  const kernel = auditKernel(sim, AUDIT_START);
   const crawls: AuditCrawl[] = [];
   const quietTicks: Array<[number, number, string]> = [];
   const context = (clock: Clock) => ({

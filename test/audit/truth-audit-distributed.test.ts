@@ -13,7 +13,7 @@ import { SCENARIOS, startSimWeb } from '../../pipeline/simweb/index.ts';
 import { startPostgres, type TestPostgres } from '../distributed/postgres.ts';
 import { coordinatedWeek, distributedConfig, oneProcessWeek } from '../distributed/sim-distributed.ts';
 import { publishedContent } from '../soak/published-content.ts';
-import { AUDIT_START, AVOIDED_THROUGH_COORDINATOR, TEST_SIZE } from './audit-series.ts';
+import { AUDIT_START, TEST_SIZE } from './audit-series.ts';
 import { pldOf } from './observations.ts';
 import {
   differingLines,
@@ -93,19 +93,16 @@ test('the pages render the audited numbers', () => {
 });
 
 /**
- * The finding the series avoids through the coordinator (AVOIDED_THROUGH_COORDINATOR): on the PLD
+ * A finding of the audit through the coordinator, fixed in coordinate.ts (writeJournal): on the PLD
  * www.redirect-lab.net, `redirect-chain` (chain/1 -> chain/2 -> data.redirect-lab.org/chain/3 ->
  * back to data/Berlin) is leased first, the 7 hops of `redirect-too-long` keep its holder busy
  * (300 ms apart) until the chain's continuation data/Berlin is queued there, which then comes before
  * resource/Berlin (`see-other`, 303 to data/Berlin): its fetch takes the continuation's download,
- * its record says downloadedBy data/Berlin, a URL with no documents row (the journal makes the
- * continuation part of chain/1's record), and the publish leaves it out as orphaned. One process
- * publishes all three. A todo until the fix lands in pipeline/distributed; then remove the todo
- * and `see-other` from AVOIDED_THROUGH_COORDINATOR.
+ * and its record said downloadedBy data/Berlin, a URL with no documents row (the journal makes the
+ * continuation part of chain/1's record), so the publish left it out as orphaned. One process
+ * publishes all three; the coordinator now names chain/1.
  */
-test('through the coordinator, a seed whose final URL a continued fetch downloaded is published (reported: left out)', {
-  todo: `left out through the coordinator: ${[...AVOIDED_THROUGH_COORDINATOR].join(', ')}`,
-}, async () => {
+test('through the coordinator, a seed whose final URL a continued fetch downloaded is published', async () => {
   const sim = await startSimWeb({
     seed: 1,
     docs: 100,
