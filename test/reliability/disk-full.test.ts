@@ -8,10 +8,12 @@ import { openCrawlArchive } from '../../pipeline/archive/index.ts';
 import { ObservatoryError } from '../../pipeline/core/index.ts';
 import { openJournal } from '../../pipeline/crawl/index.ts';
 import { runDir, saveRunState } from '../../pipeline/observe/run-state.ts';
+import { verifySnapshot } from '../../pipeline/snapshot/index.ts';
 import { createFetcher } from '../../pipeline/web/index.ts';
 import { CLI } from '../commands/cli-process.ts';
 import { publishWeek, record } from '../snapshot/sample-crawl.ts';
 import { syntheticCrawl } from '../snapshot/synthetic-crawl.ts';
+import { publishedContent } from '../soak/published-content.ts';
 import { configFor, startServer } from '../web/http-server.ts';
 import { fillDisk, mountSmallDisk } from './small-disk.ts';
 
@@ -153,7 +155,7 @@ function failureLine(stderr: string): string {
     .at(-1)!;
 }
 
-test('observatory snapshot onto a disk that fills mid-crawl ends with one io line that says ENOSPC', async () => {
+test('observatory snapshot onto a disk that fills mid-crawl ends with one io line that says ENOSPC; with room again, the rerun publishes', async () => {
   const body = `${'<http://a.example/s> <http://a.example/p> "a literal of some length" .\n'.repeat(2000)}`;
   const server = await startServer((req, res) => {
     if (req.url === '/robots.txt') return void res.writeHead(404).end();
@@ -162,16 +164,31 @@ test('observatory snapshot onto a disk that fills mid-crawl ends with one io lin
   const disk = mountSmallDisk('1m');
   try {
     const kernel = join(mkdtempSync(join(tmpdir(), 'disk-full-kernel-')), 'kernel.txt');
-    writeFileSync(kernel, Array.from({ length: 40 }, (_, i) => `http://a${i}.example/d${i}\n`).join(''));
-    const r = await runCli([
+    const seeds = Array.from({ length: 40 }, (_, i) => `http://a${i}.example/d${i}`);
+    writeFileSync(kernel, `${seeds.join('\n')}\n`);
+    const snapshot = [
       'snapshot',
       ...['--kernel', kernel, '--out', join(disk.dir, 'snapshots'), '--now', '2026-01-05'],
       ...['--resolve', `*=127.0.0.1:${server.port}`, '--allow-private', '--delay', '0'],
-    ]);
-    assert.equal(r.status, 1, r.stderr);
+    ];
+    const full = await runCli(snapshot);
+    assert.equal(full.status, 1, full.stderr);
     assert.match(
-      failureLine(r.stderr),
+      failureLine(full.stderr),
       /^observatory: cannot .*\/snapshots\/\.incomplete\/.*ENOSPC.* \[io\]$/,
+    );
+    // what docs/operating.md tells the operator: make room, run the same command again
+    disk.grow('64m');
+    const again = await runCli(snapshot);
+    assert.equal(again.status, 0, again.stderr);
+    const folder = join(disk.dir, 'snapshots', '2026-01-05');
+    await verifySnapshot(folder);
+    const content = await publishedContent(folder);
+    assert.deepEqual(content.duplicateUrls, []);
+    const urls = new Set(content.documents.map((line) => line.split(' ')[0]));
+    assert.deepEqual(
+      seeds.filter((url) => !urls.has(url)),
+      [],
     );
   } finally {
     disk.remove();

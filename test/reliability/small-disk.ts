@@ -14,6 +14,8 @@ export interface SmallDisk {
   readonly dir: string;
   /** Remounts it read-only: what was written stays readable, nothing can be written. */
   readOnly(): void;
+  /** Remounts it with room for `size` (an operator freeing space), keeping what it holds. */
+  grow(size: string): void;
   /** Unmounts it (at once, even while a file on it is still open) and removes the folder; safe to call twice. */
   remove(): void;
 }
@@ -32,6 +34,7 @@ export function mountSmallDisk(size: string): SmallDisk {
   return {
     dir,
     readOnly: () => execFileSync('mount', ['-o', 'remount,ro', dir], { stdio: 'pipe' }),
+    grow: (size) => execFileSync('mount', ['-o', `remount,size=${size}`, dir], { stdio: 'pipe' }),
     remove() {
       if (!mounted) return;
       mounted = false;
