@@ -5,7 +5,12 @@ import { collectGarbage, ignoreFailure, withCleanup } from '../core/index.ts';
 import type { CrawlOptions, CrawlPlan, CrawlResult, PolicyName } from '../crawl/index.ts';
 import { createCrawlTools, readJournalDocuments, runCrawl } from '../crawl/index.ts';
 import { liveStrategy, type Strategy } from '../schedule/index.ts';
-import { openPreviousContent, openPublication, type PublishedSnapshot } from '../snapshot/index.ts';
+import {
+  openPreviousContent,
+  openPublication,
+  type PublishedSnapshot,
+  readManifest,
+} from '../snapshot/index.ts';
 import { type RunState, runDir, saveRunState } from './run-state.ts';
 
 const MIB = 1024 * 1024;
@@ -31,6 +36,28 @@ export interface ObserveContext {
 /** The strategy a run moves the schedule on with: the one it started with, else the context's. */
 export function runStrategy(run: RunState, ctx: ObserveContext): Strategy {
   return liveStrategy(run.strategy ?? ctx.strategy);
+}
+
+/**
+ * The config this very run was published with, when a publish of it already put its folder in
+ * place (the folder's manifest has the run's kind and exact start and end) and was killed before
+ * the run's folder was removed; else null. Publishing again with it gives the same input, so the
+ * folder is kept and completed (listed, linked); the config of the process resuming it, after an
+ * upgrade or with other options, made the input differ and the publish refuse the name forever
+ * (found by the lifetime benchmark: `snapshot 2026-01-19 is already published ... from a different
+ * crawl` at every weekly run after the upgrade).
+ */
+async function ownPublishedConfig(root: string, run: RunState): Promise<object | null> {
+  try {
+    const manifest = await readManifest(join(root, run.name));
+    const same =
+      manifest.kind === run.kind &&
+      Date.parse(manifest.startedAt) === run.startedAt &&
+      Date.parse(manifest.endedAt) === run.endedAt;
+    return same && typeof manifest.config === 'object' && manifest.config !== null ? manifest.config : null;
+  } catch {
+    return null; // not published (or not readable: the publish says why)
+  }
 }
 
 /**
@@ -106,7 +133,7 @@ export async function crawlAndPublish(
     kind: run.kind,
     startedAt: run.startedAt,
     endedAt: ended.endedAt!,
-    config: {
+    config: (await ownPublishedConfig(ctx.root, ended)) ?? {
       ...config,
       policy,
       strategy: runStrategy(run, ctx).name,

@@ -2,16 +2,18 @@
  * A weekly snapshot that did not finish in its slot (killed, disk full, the lock held by a tick)
  * costs a slot, not the week: cron starts `snapshot` once a week, so a tick resumes an interrupted
  * weekly run of its week, `snapshot` resumes one of a week that is over and then takes the current
- * week's, and `snapshot` waits for a lock a tick holds. Found by the lifetime benchmark (issue #36).
+ * week's, `snapshot` waits for a lock a tick holds, and a run whose publish was killed after its
+ * folder was in place is completed whatever options resume it. Found by the lifetime benchmark (issue #36).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { clockStartingAt, silentLogger } from '../../pipeline/core/index.ts';
-import { runTick, runWeeklySnapshot } from '../../pipeline/observe/index.ts';
+import { runCrawl } from '../../pipeline/crawl/index.ts';
+import { type ObserveContext, runTick, runWeeklySnapshot } from '../../pipeline/observe/index.ts';
 import { SLOT_MS, WEEK } from '../../pipeline/schedule/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import { listSnapshots } from '../../pipeline/snapshot/index.ts';
@@ -109,4 +111,40 @@ test('snapshot waits for the run lock a live process holds, up to lockWaitMs, th
   await second.held;
   const waited = await weekly(root, W0, { lockWaitMs: 20_000 });
   assert.equal(waited.status, 'published');
+});
+
+test('a run killed after its publish put the folder in place is completed by a run with other options (an upgrade)', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'weekly-recovery-'));
+  let kept = '';
+  // the run's folder as it is once the crawl is done: what a kill right after the publish leaves
+  const crawl: ObserveContext['crawl'] = async (options, name) => {
+    const result = await runCrawl(options);
+    kept = mkdtempSync(join(tmpdir(), 'weekly-recovery-run-'));
+    cpSync(join(root, '.incomplete', name), kept, { recursive: true });
+    return result;
+  };
+  const first = await runWeeklySnapshot({ ...ctx(root, W0), crawl, kernel, adaptiveRounds: 1 });
+  assert.equal(first.status, 'published');
+  if (first.status !== 'published') return;
+  const { name } = first.snapshot;
+  const runFolder = join(root, '.incomplete', name);
+  cpSync(kept, runFolder, { recursive: true });
+  const state = JSON.parse(readFileSync(join(runFolder, 'run.json'), 'utf8'));
+  writeFileSync(
+    join(runFolder, 'run.json'),
+    JSON.stringify({ ...state, endedAt: Date.parse(first.snapshot.manifest.endedAt) }),
+  );
+  // resumed by a process with other crawl options: before, "already published ... from a different crawl" at every run
+  const again = await runWeeklySnapshot({
+    ...ctx(root, W0 + 3_600_000),
+    config: simCrawlConfig(sim, { delayMs: 5, timeoutMs: 2000 }),
+    kernel,
+    adaptiveRounds: 1,
+  });
+  assert.equal(again.status, 'published');
+  if (again.status !== 'published') return;
+  assert.equal(again.snapshot.name, name);
+  assert.equal(again.snapshot.alreadyPublished, true);
+  assert.equal(existsSync(runFolder), false);
+  assert.deepEqual(await names(root), [name]);
 });
