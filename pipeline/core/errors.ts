@@ -66,7 +66,11 @@ export const ERROR_CODES = {
   http_429: { action: 'retry', meaning: 'the server answered 429 Too Many Requests' },
   http_5xx: { action: 'retry', meaning: 'the server answered with a 5xx status (the status column has it)' },
   invalid_input: { action: 'abort', meaning: 'a command-line option, config value or input file is invalid' },
-  io: { action: 'abort', meaning: 'a local file could not be read or written' },
+  io: {
+    action: 'abort',
+    meaning:
+      "a local file could not be read or written; the line names the file and the system's code (ENOSPC, EROFS, EACCES, EIO)",
+  },
   corrupt: {
     action: 'abort',
     meaning:
@@ -75,9 +79,13 @@ export const ERROR_CODES = {
   locked: { action: 'abort', meaning: 'another process holds the lock on the output folder' },
   unavailable: {
     action: 'abort',
-    meaning: 'a file of the published snapshots could not be downloaded (observatory portal --snapshots-url)',
+    meaning:
+      "a server the command needs could not be reached or went away: the published snapshots (observatory portal --snapshots-url) or the coordinator's PostgreSQL (--coordinator, observatory worker); run the command again once it is back",
   },
-  internal: { action: 'abort', meaning: 'a bug: an invariant of the observatory did not hold' },
+  internal: {
+    action: 'abort',
+    meaning: 'a bug: an invariant of the observatory did not hold, or a failure that nothing coded',
+  },
 } as const satisfies Record<string, { action: ErrorAction; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -26,6 +26,13 @@ export interface TestPostgres {
   database(name: string): Promise<string>;
   /** Stops the server (immediate mode) and removes its folder; safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * Shuts the server down as an operator does (`pg_ctl stop -m fast`: every session ends with
+   * 57P01 admin_shutdown), keeping its data for `startAgain`.
+   */
+  shutDown(): Promise<void>;
+  /** Starts a server shut down by `shutDown` again, on the same data and socket. */
+  startAgain(): Promise<void>;
 }
 
 const asRoot = () => process.getuid?.() === 0;
@@ -80,9 +87,8 @@ export async function startPostgres(database = 'observatory'): Promise<TestPostg
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  try {
-    await runPg('initdb', ['-D', data, '-U', role, '--auth=trust', '-E', 'UTF8', '--no-sync']);
-    // -k: the socket in our folder; -h '': no TCP at all; fsync off: a test server's data is thrown away
+  // -k: the socket in our folder; -h '': no TCP at all; fsync off: a test server's data is thrown away
+  const start = async () => {
     await runPg('pg_ctl', [
       '-D',
       data,
@@ -94,12 +100,20 @@ export async function startPostgres(database = 'observatory'): Promise<TestPostg
       'start',
     ]);
     started = true;
+  };
+  const shutDown = async () => {
+    await runPg('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    started = false;
+  };
+  try {
+    await runPg('initdb', ['-D', data, '-U', role, '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    await start();
     await createDatabase(database);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url: urlOf(database), database: createDatabase, stop };
+  return { url: urlOf(database), database: createDatabase, stop, shutDown, startAgain: start };
 }
 
 /** Rows of a query on the database at `url` (a connection of its own, closed after it). */
