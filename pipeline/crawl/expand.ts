@@ -1,7 +1,7 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
-import { makeDirectory, ObservatoryError, temporaryFor } from '../core/index.ts';
+import { ignoreFailure, ioError, makeDirectory, ObservatoryError, temporaryFor } from '../core/index.ts';
 import { type CrawlOptions, type CrawlResult, runCrawl } from './crawl.ts';
 import type { CrawlStatsSnapshot } from './crawl-stats.ts';
 import { isRdfDocument } from './crawl-stats.ts';
@@ -184,8 +184,13 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
 
 async function writeAtomically(file: string, text: string): Promise<void> {
   const tmp = await temporaryFor(file);
-  await writeFile(tmp, text);
-  await rename(tmp, file);
+  try {
+    await writeFile(tmp, text);
+    await rename(tmp, file);
+  } catch (error) {
+    await ignoreFailure(() => rm(tmp, { force: true }));
+    throw ioError('write', file, error);
+  }
 }
 
 /** Writes the kernel list and the expansion report (JSON and Markdown) next to it. */

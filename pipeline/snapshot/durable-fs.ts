@@ -1,21 +1,22 @@
 import { createHash } from 'node:crypto';
 import { copyFile, link, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ioError, openRegularFile, temporaryFor } from '../core/index.ts';
+import { ignoreFailure, ioError, openRegularFile, temporaryFor, withCleanup } from '../core/index.ts';
 
 // the disk's failures are coded in core (io-error.ts), for every stage that writes
 export { ioError, isStorageFailure } from '../core/index.ts';
 
 /** Flushes a file or a directory entry list to disk, so that a rename after it publishes complete data. */
 export async function fsyncPath(path: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    handle = await open(path, 'r');
-    await handle.sync();
+    const handle = await open(path, 'r');
+    // a close that fails after a failed sync must not hide it
+    await withCleanup(
+      () => handle.sync(),
+      () => handle.close(),
+    );
   } catch (error) {
     throw ioError('sync', path, error);
-  } finally {
-    await handle?.close();
   }
 }
 
@@ -24,15 +25,16 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
   const temp = await temporaryFor(path);
   try {
     const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await withCleanup(
+      async () => {
+        await handle.writeFile(data);
+        await handle.sync();
+      },
+      () => handle.close(),
+    );
     await rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    await ignoreFailure(() => rm(temp, { force: true }));
     throw ioError('write', path, error);
   }
   await fsyncPath(dirname(path));

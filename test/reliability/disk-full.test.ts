@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { openCrawlArchive } from '../../pipeline/archive/index.ts';
 import { ObservatoryError } from '../../pipeline/core/index.ts';
-import { openJournal } from '../../pipeline/crawl/index.ts';
+import { openJournal, writeExpansion } from '../../pipeline/crawl/index.ts';
 import { runDir, saveRunState } from '../../pipeline/observe/run-state.ts';
-import { verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { verifySnapshot, writeFileAtomic } from '../../pipeline/snapshot/index.ts';
 import { createFetcher } from '../../pipeline/web/index.ts';
 import { CLI } from '../commands/cli-process.ts';
 import { publishWeek, record } from '../snapshot/sample-crawl.ts';
@@ -111,6 +111,26 @@ test('the run state on a full disk: io naming run.json and ENOSPC', async () => 
     fillDisk(disk.dir);
     await assert.rejects(saveRunState(disk.dir, state), (error) =>
       assertDiskFull(error, join(runDir(disk.dir, state.name), 'run.json')),
+    );
+  } finally {
+    disk.remove();
+  }
+});
+
+test('the kernel list and the catalogue on a full disk: io naming the file and ENOSPC', async () => {
+  const disk = mountSmallDisk('1m');
+  try {
+    fillDisk(disk.dir);
+    const kernel = join(disk.dir, 'kernel.txt');
+    const result = { complete: true, kernel: ['http://a.example/'], crawls: [], plds: [] };
+    const meta = { seeds: 1, startedAt: '2026-01-05T00:00:00.000Z', endedAt: '2026-01-05T01:00:00.000Z' };
+    await assert.rejects(
+      writeExpansion(result, { kernel, report: join(disk.dir, 'expansion.json') }, meta),
+      (error) => assertDiskFull(error, kernel),
+    );
+    const catalogue = join(disk.dir, 'index.json');
+    await assert.rejects(writeFileAtomic(catalogue, '[]\n'.repeat(10_000)), (error) =>
+      assertDiskFull(error, catalogue),
     );
   } finally {
     disk.remove();
