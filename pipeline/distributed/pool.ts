@@ -8,11 +8,10 @@ export async function openPool(url: string, logger: Logger): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString: url, max: 8 });
   // an idle connection that breaks (server restarted) is reported here, not thrown at random
   pool.on('error', (error) => logger.warn({ error: error.message }, 'coordinator connection lost'));
-  // so is one that breaks while checked out (in a transaction): its queries fail with the error,
-  // which an 'error' event nobody listens to would have turned into a crash
-  pool.on('connect', (client) =>
-    client.on('error', (error) => logger.warn({ error: error.message }, 'coordinator connection lost')),
-  );
+  // one that breaks while checked out (in a transaction) fails its queries with the error, which
+  // whileConnected reports; an 'error' event nobody listened to crashed the process with a stack
+  // trace. The pool's listener above logs the idle ones already: this one only listens
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     await ensureSchema(pool);
   } catch (error) {
