@@ -1,11 +1,18 @@
 import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import { createProgress, invalidInput, parseDuration, systemClock } from '../core/index.ts';
+import {
+  claimOutputFolder,
+  createProgress,
+  invalidInput,
+  parseDuration,
+  systemClock,
+} from '../core/index.ts';
 import {
   type ChangeHistory,
   compareAtEqualDownloads,
   comparisonTable,
   defaultStrategy,
+  EVALUATION_MARKER,
   evaluate,
   HISTORY_FORMATS,
   HISTORY_INSTANT,
@@ -117,7 +124,10 @@ export function evaluateCommand(): Command {
     .option('--min <duration>', 'shortest re-visit interval', '1d')
     .option('--max <duration>', 'longest re-visit interval (6mo is six months; m is minutes)', '6mo')
     .option('--initial <duration>', 'first re-visit interval', '1w')
-    .option('--out <dir>', 'write results.csv, monthly.csv, results.json, monthly.svg, tradeoff.svg there')
+    .option(
+      '--out <dir>',
+      'write results.csv, monthly.csv, results.json, monthly.svg, tradeoff.svg there: a new or empty folder, or an earlier evaluation (marked .observatory-evaluate), emptied first',
+    )
     .option(
       '--no-compare',
       'skip comparing the published strategies with the challenger (and the oracle) at equal downloads',
@@ -128,6 +138,15 @@ export function evaluateCommand(): Command {
       defaultStrategy,
     )
     .action(async (o: EvaluateCliOptions) => {
+      // checked before hours of replay, written only at the end (core/output-folder.ts)
+      const out = o.out
+        ? claimOutputFolder(o.out, {
+            option: '--out',
+            command: 'evaluate',
+            marker: EVALUATION_MARKER,
+            apart: o.histories ? [o.histories] : [],
+          })
+        : null;
       const span = parseDuration(o.span, '--span', 'd');
       const min = parseDuration(o.min, '--min', 'd');
       const max = parseDuration(o.max, '--max', 'd');
@@ -169,8 +188,8 @@ export function evaluateCommand(): Command {
         );
         process.stdout.write(`${comparisonTable(oracle, 'gold')}\n`);
       }
-      if (o.out) {
-        const paths = await writeEvaluationFiles(o.out, evaluation, comparison, o.challenger, oracle);
+      if (out) {
+        const paths = await writeEvaluationFiles(out, evaluation, comparison, o.challenger, oracle);
         process.stdout.write(`\nwrote ${paths.join(', ')}\n`);
       }
     });

@@ -19,7 +19,7 @@ export type { BucketVerdict, Comparison, ComparisonRow } from './evaluation/comp
 export { compareAtEqualDownloads, recallAt, SWEEP_SCALES } from './evaluation/comparison.ts';
 export type { Evaluation, StrategyResult } from './evaluation/evaluate.ts';
 export { documentBuckets, evaluate, evaluateStrategy } from './evaluation/evaluate.ts';
-export { writeEvaluationFiles } from './evaluation/output-files.ts';
+export { EVALUATION_MARKER, writeEvaluationFiles } from './evaluation/output-files.ts';
 export type { MonthlyCounts, ReplaySettings } from './evaluation/replay.ts';
 export { replay } from './evaluation/replay.ts';
 export { comparisonTable, monthlyCsv, monthlyRows, resultsCsv, resultsTable } from './evaluation/report.ts';

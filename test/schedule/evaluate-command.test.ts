@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -59,5 +59,24 @@ test('bad input is one line on stderr and exit code 2', () => {
       loose.stderr.includes(`--start: expected an ISO 8601 timestamp from 1990 to 2099`),
       loose.stderr,
     );
+  }
+});
+
+test('evaluate --out refuses a folder of files it did not write before replaying anything, and rewrites its own', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'evaluate-out-'));
+  try {
+    const args = ['--histories', join(fixtures, 'histories.jsonl'), '--strategies', 'week', '--span', '21d'];
+    await writeFile(join(dir, 'notes.txt'), 'mine\n');
+    const refused = run(...args, '--out', dir);
+    assert.equal(refused.status, 2, refused.stderr);
+    assert.match(refused.stderr, /holds files it did not write \(no \.observatory-evaluate in it\)/);
+    assert.equal(refused.stdout, '', 'refused before the replay');
+    assert.deepEqual(await readdir(dir), ['notes.txt']);
+    const own = join(dir, 'evaluation');
+    for (let i = 0; i < 2; i++)
+      assert.equal(run(...args, '--out', own).status, 0, 'an earlier evaluation is rewritten');
+    assert.ok((await readdir(own)).includes('.observatory-evaluate'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 });

@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type OwnedFolder, prepareOwnedFolder } from '../../core/index.ts';
 import { BUCKETS } from './buckets.ts';
 import { monthlyChart, tradeoffChart } from './chart.ts';
 import type { Comparison } from './comparison.ts';
@@ -35,18 +36,23 @@ function comparisonJson(comparison: Comparison) {
   };
 }
 
+/** Marks a folder as `observatory evaluate --out`'s own (core/output-folder.ts). */
+export const EVALUATION_MARKER = '.observatory-evaluate';
+
 /**
- * Writes an evaluation into `dir`: results.csv (per strategy and bucket), monthly.csv,
- * results.json (everything, the comparison and the oracle bound included), monthly.svg and tradeoff.svg. Returns the paths.
+ * Writes an evaluation into the claimed folder, emptied first: results.csv (per strategy and
+ * bucket), monthly.csv, results.json (everything, the comparison and the oracle bound included),
+ * monthly.svg and tradeoff.svg. Returns the paths.
  */
 export async function writeEvaluationFiles(
-  dir: string,
+  folder: OwnedFolder,
   evaluation: Evaluation,
   comparison: Comparison | null,
   challenger: string,
   oracle: Comparison | null = null,
 ): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
+  await prepareOwnedFolder(folder, { empty: true });
+  const dir = folder.path;
   const files: Record<string, string> = {
     'results.csv': resultsCsv(evaluation),
     'monthly.csv': monthlyCsv(evaluation),
