@@ -2,10 +2,15 @@
  * `npm run soak [-- --budget SECONDS]`: the long reliability runs that do not fit in `npm test`.
  * A crawl of a faulty simulated Web killed with SIGKILL again and again (while crawling and while
  * publishing) and compared with uninterrupted runs; politeness and robots.txt audited at the
- * server; disk full during publish; the crawler's peak memory and file descriptors. Prints a table
+ * server; disk full during publish; the crawler's peak memory and file descriptors; mutants of a
+ * week's archive for verify --deep and reparse (archive-mutants.ts). Prints a table
  * and exits 1 if anything failed.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { MUTANT_TARGETS, publishMutantWeek, runMutants } from '../reliability/archive-mutants.ts';
 import { crashSoak } from './crash-soak.ts';
 import { diskFullCheck } from './disk-full.ts';
 
@@ -16,6 +21,7 @@ const { values } = parseArgs({
     docs: { type: 'string', default: '800' },
     plds: { type: 'string', default: '60' },
     faults: { type: 'string', default: '5' },
+    mutants: { type: 'string', default: '40' },
   },
 });
 const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
@@ -80,6 +86,29 @@ rows.push([
       : disk.problems.join('; ')),
 ]);
 failures.push(...disk.problems);
+
+const fuzzWork = mkdtempSync(join(tmpdir(), 'soak-mutants-'));
+try {
+  await publishMutantWeek(join(fuzzWork, 'pristine'));
+  for (const target of MUTANT_TARGETS) {
+    const problems = await runMutants(
+      join(fuzzWork, 'pristine'),
+      fuzzWork,
+      target,
+      Number(values.mutants),
+      Number(values.seed),
+    );
+    rows.push([
+      `${target} mutants for verify --deep and reparse (checksums recomputed)`,
+      problems.length === 0
+        ? `${values.mutants}: each exit 0 or one coded line`
+        : `${problems.length} FAILED`,
+    ]);
+    failures.push(...problems);
+  }
+} finally {
+  rmSync(fuzzWork, { recursive: true, force: true });
+}
 
 process.stdout.write(
   `\n| check | result |\n| --- | --- |\n${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`,
