@@ -10,6 +10,7 @@ import {
   openPublication,
   type PublishedSnapshot,
   readManifest,
+  SNAPSHOT_SCHEMA_VERSION,
 } from '../snapshot/index.ts';
 import { type RunState, runDir, saveRunState } from './run-state.ts';
 
@@ -61,17 +62,42 @@ async function ownPublishedConfig(root: string, run: RunState): Promise<object |
 }
 
 /**
+ * The run as this version crawls it: a run journaled under another snapshot schema (by an older
+ * version, killed before an upgrade) starts its crawl again, its journal and archive removed and its
+ * end forgotten, under the same name, start and URL list, unless a publish of it put its folder in
+ * place already (then the publish is completed from that journal). Resumed as it was, its documents
+ * parsed by the old version would be published as this schema's beside the ones this version fetched
+ * (the lifetime benchmark found a schema-4 snapshot whose TriG documents fetched before the upgrade
+ * had lost their graph names, and those fetched after kept them).
+ */
+async function underThisSchema(root: string, run: RunState, logger: Logger): Promise<RunState> {
+  if (run.schemaVersion === SNAPSHOT_SCHEMA_VERSION) return run;
+  if (run.endedAt !== undefined && (await ownPublishedConfig(root, run)) !== null) return run;
+  const { endedAt: _, ...rest } = run;
+  const fresh: RunState = { ...rest, schemaVersion: SNAPSHOT_SCHEMA_VERSION };
+  await rm(join(runDir(root, run.name), 'crawl'), { recursive: true, force: true });
+  await saveRunState(root, fresh);
+  const was = run.schemaVersion === undefined ? 'an older version' : `snapshot schema ${run.schemaVersion}`;
+  logger.warn({ run: run.name, was }, 'run journaled by another version: its documents are crawled again');
+  process.stderr.write(
+    `observatory: run ${run.name} was journaled by ${was}; its documents are crawled again under schema ${SNAPSHOT_SCHEMA_VERSION}\n`,
+  );
+  return fresh;
+}
+
+/**
  * Crawls a run (resuming its journal if it was interrupted), then publishes it with the schedule
  * that `schedule` derives from change detection's verdict per URL (null: nothing to compare).
  * Returns null when the signal stopped the crawl; the run stays in `.incomplete/` for the next invocation.
  */
 export async function crawlAndPublish(
-  run: RunState,
+  given: RunState,
   plan: CrawlPlan,
   schedule: (changes: ReadonlyMap<string, boolean | null>) => readonly ScheduleEntry[],
   ctx: ObserveContext,
 ): Promise<PublishedSnapshot | null> {
   const { config, policy, clock, logger } = ctx;
+  const run = await underThisSchema(ctx.root, given, logger);
   const dir = join(runDir(ctx.root, run.name), 'crawl');
   const archive = join(dir, 'warc');
   const tools = createCrawlTools(config, clock, { dir: archive, prefix: run.name });

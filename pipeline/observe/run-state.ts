@@ -27,6 +27,12 @@ export interface RunState {
   readonly strategy?: string;
   /** Set once the crawl is complete, so that a publish rerun after a crash sees the same input. */
   readonly endedAt?: number;
+  /**
+   * The snapshot schema of the software that journaled the run (absent: a version before it was
+   * kept, which published schema 3 or older). A run journaled under another schema was parsed by
+   * another parser: its documents are crawled again rather than published beside this version's.
+   */
+  readonly schemaVersion?: number;
 }
 
 const RUN_FILE = 'run.json';
@@ -71,6 +77,8 @@ function runStateProblem(text: string, name: string): string | null {
     return '"startedAt" or "weekStart" is not a time';
   if (value.endedAt !== undefined && !isInstant(value.endedAt)) return '"endedAt" is not a time';
   if (value.strategy !== undefined && typeof value.strategy !== 'string') return '"strategy" is not a name';
+  if (value.schemaVersion !== undefined && !Number.isInteger(value.schemaVersion))
+    return '"schemaVersion" is not a whole number';
   const slots = value.kind === 'weekly' ? [0, 0] : [1, SLOTS_PER_WEEK - 1];
   if (!Number.isInteger(value.slot) || (value.slot as number) < slots[0] || (value.slot as number) > slots[1])
     return `its "slot" is not ${slots[0] === slots[1] ? slots[0] : `${slots[0]}..${slots[1]}`}`;

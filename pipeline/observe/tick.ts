@@ -12,8 +12,9 @@ import {
   weekStartOf,
 } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
-import { listSnapshots, snapshotName } from '../snapshot/index.ts';
+import { listSnapshots, SNAPSHOT_SCHEMA_VERSION, snapshotName } from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext, runStrategy } from './crawl-and-publish.ts';
+import { refuseNewerRoot } from './newer-root.ts';
 import {
   findUnfinishedRun,
   listRuns,
@@ -110,6 +111,7 @@ async function interruptedWeekly(root: string, now: number): Promise<WeeklyRunSt
 }
 
 async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
+  await refuseNewerRoot(ctx.root);
   // the week's snapshot comes first: cron starts `snapshot` once a week, so a weekly run killed on
   // Monday would otherwise wait a week, and every tick until then would find its week over
   const interrupted = await interruptedWeekly(ctx.root, ctx.clock.now());
@@ -181,6 +183,7 @@ async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
     slot: position.slot,
     seeds: due,
     strategy: liveStrategy(ctx.strategy).name,
+    schemaVersion: SNAPSHOT_SCHEMA_VERSION,
   };
   await saveRunState(ctx.root, run);
   const snapshot = await crawlDue(run, ctx);

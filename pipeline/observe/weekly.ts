@@ -3,8 +3,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ObservatoryError } from '../core/index.ts';
 import { liveStrategy, nextSchedule, weekPosition, weekStartOf } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
-import { listSnapshots, observationSnapshots, readSchedule, snapshotName } from '../snapshot/index.ts';
+import {
+  listSnapshots,
+  observationSnapshots,
+  readSchedule,
+  SNAPSHOT_SCHEMA_VERSION,
+  snapshotName,
+} from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext, runStrategy } from './crawl-and-publish.ts';
+import { refuseNewerRoot } from './newer-root.ts';
 import {
   findUnfinishedRun,
   type RunState,
@@ -133,6 +140,7 @@ function damagedWeeklyConsequence(
 }
 
 async function weeklyUnlocked(o: WeeklyOptions): Promise<WeeklyOutcome> {
+  await refuseNewerRoot(o.root);
   const unfinished = await findUnfinishedRun(o.root, 'weekly', o.clock);
   let run: WeeklyRunState | null = unfinished.run;
   const resumed = run !== null;
@@ -160,6 +168,7 @@ async function weeklyUnlocked(o: WeeklyOptions): Promise<WeeklyOutcome> {
       seeds: o.kernel,
       strategy: liveStrategy(o.strategy).name,
       adaptiveRounds: o.adaptiveRounds,
+      schemaVersion: SNAPSHOT_SCHEMA_VERSION,
     } satisfies WeeklyRunState;
     await saveRunState(o.root, run);
   }

@@ -2,8 +2,9 @@
  * A weekly snapshot that did not finish in its slot (killed, disk full, the lock held by a tick)
  * costs a slot, not the week: cron starts `snapshot` once a week, so a tick resumes an interrupted
  * weekly run of its week, `snapshot` resumes one of a week that is over and then takes the current
- * week's, `snapshot` waits for a lock a tick holds, and a run whose publish was killed after its
- * folder was in place is completed whatever options resume it. Found by the lifetime benchmark (issue #36).
+ * week's, `snapshot` waits for a lock a tick holds, a run whose publish was killed after its
+ * folder was in place is completed whatever options resume it, and a run journaled by a version of
+ * another schema is crawled again. Found by the lifetime benchmark (issue #36).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -16,7 +17,12 @@ import { runCrawl } from '../../pipeline/crawl/index.ts';
 import { type ObserveContext, runTick, runWeeklySnapshot } from '../../pipeline/observe/index.ts';
 import { SLOT_MS, WEEK } from '../../pipeline/schedule/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
-import { listSnapshots } from '../../pipeline/snapshot/index.ts';
+import {
+  listSnapshots,
+  openDuckDb,
+  SNAPSHOT_SCHEMA_VERSION,
+  sqlString,
+} from '../../pipeline/snapshot/index.ts';
 import { rdfDocuments, simCrawlConfig } from './sim-weekly.ts';
 
 let sim: SimWeb;
@@ -147,4 +153,101 @@ test('a run killed after its publish put the folder in place is completed by a r
   assert.equal(again.snapshot.alreadyPublished, true);
   assert.equal(existsSync(runFolder), false);
   assert.deepEqual(await names(root), [name]);
+});
+
+/** A finished crawl's run folder, kept aside as it was before its publish. */
+async function finishedRun(root: string, at: number): Promise<{ name: string; kept: string }> {
+  let kept = '';
+  const stop = new AbortController();
+  const crawl: ObserveContext['crawl'] = async (options, name) => {
+    const result = await runCrawl(options);
+    kept = mkdtempSync(join(tmpdir(), 'weekly-recovery-run-'));
+    cpSync(join(root, '.incomplete', name), kept, { recursive: true });
+    // stopped before the publish: the run stays in .incomplete with its crawl complete
+    stop.abort();
+    return { ...result, complete: false };
+  };
+  const outcome = await runWeeklySnapshot({
+    ...ctx(root, at, stop.signal),
+    crawl,
+    kernel,
+    adaptiveRounds: 1,
+  });
+  assert.equal(outcome.status, 'stopped');
+  return { name: outcome.name, kept };
+}
+
+/** The journal of `kept` with one literal changed to `marker`: a parse that differs from this version's. */
+function alterJournal(folder: string, marker: string): void {
+  const file = join(folder, 'crawl', 'journal.ndjson');
+  let done = false;
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => {
+      if (done || !line.startsWith('{"t":"doc"')) return line;
+      const doc = JSON.parse(line) as { statements: unknown[][] };
+      const literal = doc.statements.find((st) => st[3] === 'l');
+      if (!literal) return line;
+      literal[2] = marker;
+      done = true;
+      return JSON.stringify(doc);
+    });
+  assert.ok(done, 'a journaled literal to alter');
+  writeFileSync(file, lines.join('\n'));
+}
+
+async function publishedLiteral(root: string, name: string, marker: string): Promise<boolean> {
+  const session = await openDuckDb();
+  try {
+    const rows = await session.connection.runAndReadAll(
+      `SELECT count(*) FROM read_parquet(${sqlString(join(root, name, 'quads.parquet'))}) WHERE object = ${sqlString(marker)}`,
+    );
+    return Number(rows.getRows()[0][0]) > 0;
+  } finally {
+    session.close();
+  }
+}
+
+test('a run journaled by a version of another schema is crawled again; one of this schema is resumed as it is', async () => {
+  const marker = 'parsed by another version';
+  for (const [schemaVersion, crawledAgain] of [
+    [undefined, true],
+    [3, true],
+    [SNAPSHOT_SCHEMA_VERSION, false],
+  ] as const) {
+    const root = mkdtempSync(join(tmpdir(), 'weekly-recovery-'));
+    const { name, kept } = await finishedRun(root, W0);
+    const runFolder = join(root, '.incomplete', name);
+    cpSync(kept, runFolder, { recursive: true });
+    alterJournal(runFolder, marker);
+    const { schemaVersion: _, ...state } = JSON.parse(readFileSync(join(runFolder, 'run.json'), 'utf8'));
+    writeFileSync(
+      join(runFolder, 'run.json'),
+      JSON.stringify(schemaVersion === undefined ? state : { ...state, schemaVersion }),
+    );
+    const outcome = await weekly(root, W0 + 60_000);
+    assert.equal(outcome.status, 'published', `schema ${schemaVersion}`);
+    assert.equal(await publishedLiteral(root, name, marker), !crawledAgain, `schema ${schemaVersion}`);
+  }
+});
+
+test('a root whose newest snapshot has a newer schema than this software is refused by snapshot and tick (a rollback)', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'weekly-recovery-'));
+  const first = await weekly(root, W0);
+  assert.equal(first.status, 'published');
+  if (first.status !== 'published') return;
+  const manifest = join(first.snapshot.folder, 'manifest.json');
+  writeFileSync(
+    manifest,
+    JSON.stringify({
+      ...JSON.parse(readFileSync(manifest, 'utf8')),
+      schemaVersion: SNAPSHOT_SCHEMA_VERSION + 1,
+    }),
+  );
+  const newer = new RegExp(
+    `published in snapshot schema ${SNAPSHOT_SCHEMA_VERSION + 1}, newer than this software's`,
+  );
+  await assert.rejects(weekly(root, W0 + WEEK), { code: 'invalid_input', message: newer });
+  await assert.rejects(runTick(ctx(root, W0 + SLOT_MS)), { code: 'invalid_input', message: newer });
+  assert.deepEqual(await names(root), [first.snapshot.name]);
 });
