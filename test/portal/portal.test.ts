@@ -184,7 +184,11 @@ test('every download link (the newest weekly snapshot on Downloads, each snapsho
 test("the Reproductions page, in the navigation, shows the paper's figures with their differences and queries", async () => {
   const page = await browser.context.newPage();
   await page.goto(server.url);
-  await page.click('nav a:text-is("Reproductions")');
+  // the click starts the navigation; read the page once it has loaded whole, not while it arrives
+  await Promise.all([
+    page.waitForURL('**/reproductions/', { waitUntil: 'load' }),
+    page.click('nav a:text-is("Reproductions")'),
+  ]);
   assert.equal(new URL(page.url()).pathname, '/reproductions/');
   const shown = await page.$$eval('section.reproduction', (sections) =>
     sections.map((s) => ({
