@@ -1,5 +1,5 @@
 /**
- * Fuzzing what `verify --deep` and `reparse` read (archive-mutants.ts): 6 mutants of each of a
+ * Fuzzing what `verify --deep` and `reparse` read (archive-mutants.ts): 3 mutants of each of a
  * week's WARC file and CDXJ index in `npm test`; `FUZZ_CASES=200` for a longer run, and
  * `npm run soak` runs more.
  */
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { MUTANT_TARGETS, publishMutantWeek, runMutants } from './archive-mutants.ts';
 
-const CASES = Number(process.env.FUZZ_CASES ?? 6);
+const CASES = Number(process.env.FUZZ_CASES ?? 3);
 let work: string;
 
 before(async () => {
