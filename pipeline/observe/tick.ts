@@ -8,6 +8,7 @@ import {
   planSlot,
   readHistoryStats,
   SLOT_MS,
+  WEEK,
   weekPosition,
   weekStartOf,
 } from '../schedule/index.ts';
@@ -78,7 +79,7 @@ export interface TickContext extends ObserveContext {
 }
 
 /**
- * One sub-weekly tick: first resumes an interrupted weekly run of the current week, or else an
+ * One sub-weekly tick: first resumes an interrupted weekly run (see interruptedWeekly), or else an
  * interrupted tick; otherwise finds the current slot of the week (16 slots of 10.5 h from the boundary of
  * the latest weekly snapshot's week, see weekStartOf) and, if that slot's crawl is not published
  * yet, crawls the kernel documents due in it and publishes an interval snapshot named by the
@@ -98,22 +99,28 @@ export async function runTick(ctx: TickContext): Promise<TickOutcome> {
 }
 
 /**
- * The weekly run of the current week left in `.incomplete/` by a killed or failed `snapshot`, read
- * as it is (a damaged one is the weekly snapshot's to move aside), or null.
+ * The weekly run left in `.incomplete/` by a killed or failed `snapshot` that a tick takes over, read
+ * as it is (a damaged one is the weekly snapshot's to move aside), or null: one of the current week,
+ * and one of a week that is over except in the first slot of a week counted from its boundary, the
+ * slot in which cron starts `snapshot`, which resumes it and then takes the new week's (a tick that
+ * took it there could hold the lock for the whole of a long crawl while `snapshot` waits).
  */
 async function interruptedWeekly(root: string, now: number): Promise<WeeklyRunState | null> {
   const { runs } = await listRuns(root);
-  const found = runs.find(
-    (r) => r.kind === 'weekly' && r.problem === null && weekPosition(weekStartOf(r.name), now) !== null,
-  );
+  const found = runs.find((r) => {
+    if (r.kind !== 'weekly' || r.problem !== null) return false;
+    const weekStart = weekStartOf(r.name);
+    return weekPosition(weekStart, now) !== null || (now - weekStart) % WEEK >= SLOT_MS;
+  });
   if (!found) return null;
   return JSON.parse(await readFile(join(runDir(root, found.name), 'run.json'), 'utf8')) as WeeklyRunState;
 }
 
 async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
   await refuseNewerRoot(ctx.root);
-  // the week's snapshot comes first: cron starts `snapshot` once a week, so a weekly run killed on
-  // Monday would otherwise wait a week, and every tick until then would find its week over
+  // the weekly snapshot comes first: cron starts `snapshot` once a week, so a weekly run killed on
+  // Monday would otherwise wait a week, and every tick until then would find its week over; and
+  // when `snapshot` itself is killed week after week, the ticks in between finish its run
   const interrupted = await interruptedWeekly(ctx.root, ctx.clock.now());
   if (interrupted) {
     const snapshot = await crawlWeekly(interrupted, ctx);

@@ -46,7 +46,11 @@ export function slotOutcomes(
       if (pg === g && !resumed) out.set(slot, { kind: 'on-time' });
       else if (pg < g) out.set(slot, { kind: 'early', why: `${by}, its clock ahead` });
       else out.set(slot, { kind: 'late', why: by });
-    } else if (names.has(name)) out.set(slot, { kind: 'late', why: 'by a run the year did not record' });
+    } else if (names.has(name))
+      out.set(slot, {
+        kind: 'late',
+        why: 'by a run killed after its folder was in place (completed by a later one)',
+      });
     else if (/no kernel document is due/.test(slot.tick) && slot.slot !== 0)
       out.set(slot, { kind: 'nothing-due' });
     else if (slot.slot === 0)

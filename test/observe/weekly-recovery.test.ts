@@ -72,6 +72,18 @@ test('a tick resumes the weekly run of its week that was interrupted, and the ne
   assert.ok(['published', 'nothing-due'].includes(next.status), next.status);
 });
 
+test('a tick resumes a weekly run of a week that is over, except in the first slot of a week, which is for snapshot', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'weekly-recovery-'));
+  assert.equal((await weekly(root, W0)).status, 'published');
+  const name = await interruptedWeekly(root, W0 + WEEK);
+  // a week later, in the slot where cron starts `snapshot`: left to it
+  assert.equal((await runTick(ctx(root, W0 + 2 * WEEK + 60_000))).status, 'weekly-due');
+  assert.ok(existsSync(join(root, '.incomplete', name, 'run.json')));
+  // the next slot: taken over (snapshot was killed again, or did not run)
+  assert.equal((await runTick(ctx(root, W0 + 2 * WEEK + SLOT_MS))).status, 'weekly-resumed');
+  assert.deepEqual(await names(root), ['2026-01-05', name]);
+});
+
 test('snapshot resumes a weekly run of a week that is over, then takes the current week', async () => {
   const root = mkdtempSync(join(tmpdir(), 'weekly-recovery-'));
   const name = await interruptedWeekly(root, W0);
