@@ -1,9 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress, ScheduleEntry } from '../core/index.ts';
 import { collectGarbage, ignoreFailure, withCleanup } from '../core/index.ts';
 import type { CrawlOptions, CrawlPlan, CrawlResult, PolicyName } from '../crawl/index.ts';
-import { createCrawlTools, readJournalDocuments, runCrawl } from '../crawl/index.ts';
+import { createCrawlTools, JOURNAL_FILE, readJournalDocuments, runCrawl } from '../crawl/index.ts';
 import { liveStrategy, type Strategy } from '../schedule/index.ts';
 import {
   openPreviousContent,
@@ -62,25 +62,51 @@ async function ownPublishedConfig(root: string, run: RunState): Promise<object |
 }
 
 /**
- * The run as this version crawls it: a run journaled under another snapshot schema (by an older
- * version, killed before an upgrade) starts its crawl again, its journal and archive removed and its
- * end forgotten, under the same name, start and URL list, unless a publish of it put its folder in
- * place already (then the publish is completed from that journal). Resumed as it was, its documents
- * parsed by the old version would be published as this schema's beside the ones this version fetched
- * (the lifetime benchmark found a schema-4 snapshot whose TriG documents fetched before the upgrade
- * had lost their graph names, and those fetched after kept them).
+ * The journal lines of a run's URL lists (`round` lines: each round's URLs with their depths), the
+ * documents dropped: what a crawl that resumes on them fetches again, in the rounds it began.
+ */
+async function roundLines(journal: string): Promise<string[]> {
+  const text = await readFile(journal, 'utf8').catch(() => '');
+  return text.split('\n').filter((line) => {
+    if (!line.startsWith('{"t":"round"')) return false;
+    try {
+      JSON.parse(line);
+      return true;
+    } catch {
+      return false; // torn by the kill
+    }
+  });
+}
+
+/**
+ * The run as this version crawls it. A run journaled under another snapshot schema (by an older
+ * version, killed before an upgrade) has its documents fetched again: its journal keeps the URL
+ * lists of the rounds it began and loses the documents, its archive is removed and its end
+ * forgotten, and the crawl resumes on that (same name, start and URL list). Resumed as it was, the
+ * documents the old parser read would be published as this schema's beside the ones this version
+ * read (the lifetime benchmark found a schema-4 snapshot whose TriG documents fetched before the
+ * upgrade had lost their graph names, and those fetched after kept them); crawled from its seeds
+ * alone, what the old crawl had fetched further out would be in no snapshot (it found 15 such
+ * documents). A run whose folder is published already (the publish killed after it put the folder
+ * in place) keeps its journal: its publish is completed.
  */
 async function underThisSchema(root: string, run: RunState, logger: Logger): Promise<RunState> {
   if (run.schemaVersion === SNAPSHOT_SCHEMA_VERSION) return run;
   if (run.endedAt !== undefined && (await ownPublishedConfig(root, run)) !== null) return run;
   const { endedAt: _, ...rest } = run;
   const fresh: RunState = { ...rest, schemaVersion: SNAPSHOT_SCHEMA_VERSION };
-  await rm(join(runDir(root, run.name), 'crawl'), { recursive: true, force: true });
+  const dir = join(runDir(root, run.name), 'crawl');
+  const rounds = await roundLines(join(dir, JOURNAL_FILE));
+  await rm(dir, { recursive: true, force: true });
+  if (rounds.length > 0) {
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, JOURNAL_FILE), rounds.map((line) => `${line}\n`).join(''));
+  }
   await saveRunState(root, fresh);
   const was = run.schemaVersion === undefined ? 'an older version' : `snapshot schema ${run.schemaVersion}`;
-  logger.warn({ run: run.name, was }, 'run journaled by another version: its documents are crawled again');
+  logger.warn({ run: run.name, was }, 'run journaled by another version: its documents are fetched again');
   process.stderr.write(
-    `observatory: run ${run.name} was journaled by ${was}; its documents are crawled again under schema ${SNAPSHOT_SCHEMA_VERSION}\n`,
+    `observatory: run ${run.name} was journaled by ${was}; the documents of its rounds are fetched again under schema ${SNAPSHOT_SCHEMA_VERSION}\n`,
   );
   return fresh;
 }

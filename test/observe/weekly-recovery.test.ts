@@ -220,7 +220,7 @@ async function publishedLiteral(root: string, name: string, marker: string): Pro
   }
 }
 
-test('a run journaled by a version of another schema is crawled again; one of this schema is resumed as it is', async () => {
+test('a run journaled by a version of another schema fetches the documents of its rounds again; one of this schema is resumed as it is', async () => {
   const marker = 'parsed by another version';
   for (const [schemaVersion, crawledAgain] of [
     [undefined, true],
@@ -237,11 +237,58 @@ test('a run journaled by a version of another schema is crawled again; one of th
       join(runFolder, 'run.json'),
       JSON.stringify(schemaVersion === undefined ? state : { ...state, schemaVersion }),
     );
-    const outcome = await weekly(root, W0 + 60_000);
+    // a document only the old crawl had reached (a link its parse found): in its round's URL list
+    const journaled = journaledUrls(runFolder);
+    const extra = sim.scenarios.ok.url;
+    assert.ok(!journaled.includes(extra));
+    addToLastRound(runFolder, extra);
+    // days later: the Web has changed since, so a crawl from the seeds alone would reach other documents
+    const outcome = await weekly(root, W0 + 3 * 86_400_000);
     assert.equal(outcome.status, 'published', `schema ${schemaVersion}`);
     assert.equal(await publishedLiteral(root, name, marker), !crawledAgain, `schema ${schemaVersion}`);
+    // fetched again are the documents of every round the old crawl began, the adaptive ones too:
+    // none of what the server answered it is lost
+    // (a crawl resumed as it is had ended: its journal is published as it stands)
+    const expected = crawledAgain ? [...journaled, extra].sort() : journaled;
+    assert.deepEqual(await publishedUrls(root, name), expected, `schema ${schemaVersion}`);
+    assert.ok(
+      journaled.some((u) => !kernel.includes(u)),
+      'the crawl went beyond the kernel',
+    );
   }
 });
+
+/** Adds `url` (one hop out) to the URL list of the last round the run's journal began. */
+function addToLastRound(runFolder: string, url: string): void {
+  const file = join(runFolder, 'crawl', 'journal.ndjson');
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const last = lines.findLastIndex((l) => l.startsWith('{"t":"round"'));
+  const round = JSON.parse(lines[last]) as { urls: [string, number][] };
+  round.urls.push([url, 1]);
+  lines[last] = JSON.stringify(round);
+  writeFileSync(file, lines.join('\n'));
+}
+
+/** The URLs of a run's journaled documents, sorted. */
+function journaledUrls(runFolder: string): string[] {
+  return readFileSync(join(runFolder, 'crawl', 'journal.ndjson'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{"t":"doc"'))
+    .map((l) => (JSON.parse(l) as { record: { url: string } }).record.url)
+    .sort();
+}
+
+async function publishedUrls(root: string, name: string): Promise<string[]> {
+  const session = await openDuckDb();
+  try {
+    const rows = await session.connection.runAndReadAll(
+      `SELECT url FROM read_parquet(${sqlString(join(root, name, 'documents.parquet'))}) ORDER BY url`,
+    );
+    return rows.getRows().map((r) => String(r[0]));
+  } finally {
+    session.close();
+  }
+}
 
 test('a root whose newest snapshot has a newer schema than this software is refused by snapshot and tick (a rollback)', async () => {
   const root = mkdtempSync(join(tmpdir(), 'weekly-recovery-'));
