@@ -30,7 +30,7 @@ export function sameUrl(url: string): string {
  * published snapshot, as a document's URL or final URL or a redirect hop, in any kind of snapshot
  * (weekly, interval, expand).
  */
-export async function nothingLost(root: string, answered: ReadonlySet<string>): Promise<CheckResult> {
+export async function nothingLost(root: string, answered: ReadonlyMap<string, number>): Promise<CheckResult> {
   const snapshots = await listSnapshots(root);
   const files = (table: string) =>
     `[${snapshots.map((s) => sqlString(join(root, s.name, `${table}.parquet`))).join(', ')}]`;
@@ -47,7 +47,9 @@ export async function nothingLost(root: string, answered: ReadonlySet<string>): 
   } finally {
     session.close();
   }
-  const lost = [...answered].filter((u) => !published.has(sameUrl(u)));
+  const lost = [...answered]
+    .filter(([u]) => !published.has(sameUrl(u)))
+    .map(([u, at]) => `${u} (answered at ${new Date(at).toISOString().slice(0, 16)})`);
   return {
     name: 'nothing lost (every URL the server answered 200 or 304 is in a snapshot)',
     passed: lost.length === 0,

@@ -39,6 +39,8 @@ interface Row {
   readonly crawlS: number | null;
   readonly publishS: number | null;
   readonly ticks: number;
+  /** Kernel documents the week's ticks re-visited (their "N due documents"). */
+  readonly revisits: number;
   readonly ticksS: number;
   readonly peak: Readonly<
     Record<'snapshot' | 'tick' | 'portal' | 'astro' | 'status' | 'simweb', number | null>
@@ -109,6 +111,7 @@ function rows(input: ReportInput, outcomes: Map<unknown, SlotOutcome>): Row[] {
       crawlS: s1(publishedWeekly?.crawlMs ?? null),
       publishS: s1(publishedWeekly?.publishMs ?? null),
       ticks: ticks.filter((r) => /published/.test(r.said)).length,
+      revisits: ticks.reduce((sum, r) => sum + Number(/: (\d+) due documents/.exec(r.said)?.[1] ?? 0), 0),
       ticksS: ticks.reduce((sum, r) => sum + r.wallMs, 0) / 1000,
       peak: {
         snapshot: peakOf(weeklyRuns),
@@ -289,6 +292,8 @@ export async function writeReport(input: ReportInput): Promise<void> {
     goal('weekly snapshot: crawl wall time', (r) => r.crawlS),
     goal('weekly snapshot: publish wall time', (r) => r.publishS),
     goal('ticks: wall time of the week', (r) => r.ticksS),
+    goal('ticks: kernel documents re-visited (the strategy learning)', (r) => r.revisits),
+    goal('ticks: wall time per document re-visited', (r) => (r.revisits > 0 ? r.ticksS / r.revisits : null)),
     goal('portal build wall time', (r) => r.portalS),
     goal('portal build: bytes fetched', (r) => r.fetchedBytes),
     goal('peak RSS: snapshot', (r) => r.peak.snapshot),
@@ -309,7 +314,7 @@ export async function writeReport(input: ReportInput): Promise<void> {
     'Times in seconds, memory in MiB, bytes in MiB added to the snapshots folder that week',
     `(${FILE_KINDS.map((k) => `${k}: ${FILE_KIND_LEGEND[k]}`).join('; ')}). Slots: on time / late or early / missed / nothing due (of 16).`,
     '',
-    `| week | version | weekly snapshot | crawl | publish | ticks (s) | RSS snapshot / tick / portal / astro / status / simweb | ${FILE_KINDS.join(' / ')} | portal s | fetched MiB | slots | status | Web changes | requests | late, early and missed slots, why | events |`,
+    `| week | version | weekly snapshot | crawl | publish | ticks: published, documents (s) | RSS snapshot / tick / portal / astro / status / simweb | ${FILE_KINDS.join(' / ')} | portal s | fetched MiB | slots | status | Web changes | requests | late, early and missed slots, why | events |`,
     `| ---: | --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- |`,
     ...list
       .map((r) =>
@@ -319,7 +324,7 @@ export async function writeReport(input: ReportInput): Promise<void> {
           escapeCell(r.weekly),
           fmt(r.crawlS),
           fmt(r.publishS),
-          `${r.ticks} (${fmt(r.ticksS)})`,
+          `${r.ticks}, ${r.revisits} (${fmt(r.ticksS)})`,
           (Object.keys(r.peak) as (keyof Row['peak'])[]).map((k) => fmt(r.peak[k], 0)).join(' / '),
           FILE_KINDS.map((k) => (r.added[k] / MIB).toFixed(2)).join(' / '),
           fmt(r.portalS),

@@ -106,8 +106,8 @@ export interface YearResult {
   readonly runs: RunRecord[];
   readonly slots: SlotRecord[];
   readonly weeks: WeekRecord[];
-  /** Every URL the simulated Web answered 200 or 304 (robots.txt aside). */
-  readonly answered: Set<string>;
+  /** Every URL the simulated Web answered 200 or 304 (robots.txt aside), with the virtual time it first did. */
+  readonly answered: Map<string, number>;
   /** Steps taken by hand besides the upgrade (none: the year counts them to prove it). */
   readonly manualSteps: string[];
   /** Where each planned event acted (week and slot, 1-based week), or null when it never found a run to act on. */
@@ -154,7 +154,7 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
   const runs: RunRecord[] = [];
   const slots: SlotRecord[] = [];
   const weeks: WeekRecord[] = [];
-  const answered = new Set<string>();
+  const answered = new Map<string, number>();
   const actedAt = new Map<YearEvent, { week: number; slot: number } | null>(
     o.plan.map((p) => [p.event, null]),
   );
@@ -370,7 +370,8 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
         (e.status === 200 || e.status === 304) &&
         !/\/robots(-moved)?\.txt$/.test(path)
       )
-        answered.add(`${e.scheme}://${e.host}${e.path}`);
+        if (!answered.has(`${e.scheme}://${e.host}${e.path}`))
+          answered.set(`${e.scheme}://${e.host}${e.path}`, e.virtualAt);
     }
     return entries.length;
   };
@@ -598,7 +599,13 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
   // the next Monday's CI build: the site week by week, up to the last snapshot the year published
   await buildPortal(o.weeks, 0, false);
   if (portalStale) await buildPortal(o.weeks, 0, false);
-  writeFileSync(join(o.out, 'answered.txt'), [...answered].sort().join('\n'));
+  writeFileSync(
+    join(o.out, 'answered.txt'),
+    [...answered]
+      .sort()
+      .map(([url, at]) => `${url} ${iso(at)}`)
+      .join('\n'),
+  );
   return {
     runs,
     slots,
