@@ -38,10 +38,16 @@ interface Row {
   readonly weekly: string;
   readonly crawlS: number | null;
   readonly publishS: number | null;
+  /** The weekly publish's change detection (s) and the earlier snapshots it read (its manifest's previousSnapshots). */
+  readonly changeDetectionS: number | null;
+  readonly previousRead: number | null;
   readonly ticks: number;
   /** Kernel documents the week's ticks re-visited (their "N due documents"). */
   readonly revisits: number;
   readonly ticksS: number;
+  /** Mean wall time of the week's ticks that published, and of those that had nothing to do (s). */
+  readonly tickPublishedS: number | null;
+  readonly tickIdleS: number | null;
   readonly peak: Readonly<
     Record<'snapshot' | 'tick' | 'portal' | 'astro' | 'status' | 'simweb', number | null>
   >;
@@ -61,6 +67,8 @@ interface Row {
 
 const MIB = 2 ** 20;
 const max = (values: readonly number[]) => (values.length ? Math.max(...values) : null);
+const mean = (values: readonly number[]) =>
+  values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 const s1 = (ms: number | null) => (ms === null ? null : ms / 1000);
 const fmt = (v: number | null, digits = 1) => (v === null ? '–' : v.toFixed(digits));
 
@@ -110,9 +118,15 @@ function rows(input: ReportInput, outcomes: Map<unknown, SlotOutcome>): Row[] {
       weekly,
       crawlS: s1(publishedWeekly?.crawlMs ?? null),
       publishS: s1(publishedWeekly?.publishMs ?? null),
+      changeDetectionS: s1(publishedWeekly?.changeDetectionMs ?? null),
+      previousRead: previousRead(input, publishedWeekly),
       ticks: ticks.filter((r) => /published/.test(r.said)).length,
       revisits: ticks.reduce((sum, r) => sum + Number(/: (\d+) due documents/.exec(r.said)?.[1] ?? 0), 0),
       ticksS: ticks.reduce((sum, r) => sum + r.wallMs, 0) / 1000,
+      tickPublishedS: mean(ticks.filter((r) => /published/.test(r.said)).map((r) => r.wallMs / 1000)),
+      tickIdleS: mean(
+        ticks.filter((r) => r.exitCode === 0 && !/published/.test(r.said)).map((r) => r.wallMs / 1000),
+      ),
       peak: {
         snapshot: peakOf(weeklyRuns),
         tick: peakOf(ticks),
@@ -178,6 +192,20 @@ function medianRatio(list: readonly Row[], pick: (r: Row) => number | null): str
   return early && late !== null ? (late / early).toFixed(2) : '–';
 }
 
+/** How many earlier snapshots the weekly snapshot's change detection read (its manifest), or null. */
+function previousRead(input: ReportInput, run: RunRecord | undefined): number | null {
+  const name = run?.said.match(/published \S*\/(\d{4}-\d\d-\d\d):/)?.[1];
+  if (!name) return null;
+  try {
+    const manifest = JSON.parse(
+      readFileSync(join(input.out, 'fs', 'snapshots', name, 'manifest.json'), 'utf8'),
+    );
+    return Array.isArray(manifest.previousSnapshots) ? manifest.previousSnapshots.length : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Week `b` over week `a` of a figure, where both exist. */
 function ratio(list: readonly Row[], pick: (r: Row) => number | null, a = 2, b = list.length): string {
   const x = list.find((r) => r.week === a);
@@ -235,6 +263,7 @@ export async function writeReport(input: ReportInput): Promise<void> {
       list.flatMap((r) => [
         { week: r.week, series: 'weekly crawl', value: r.crawlS },
         { week: r.week, series: 'weekly publish', value: r.publishS },
+        { week: r.week, series: 'weekly publish: change detection', value: r.changeDetectionS },
         { week: r.week, series: 'ticks (all of the week)', value: r.ticksS },
         { week: r.week, series: 'portal build', value: r.portalS },
       ]),
@@ -291,9 +320,12 @@ export async function writeReport(input: ReportInput): Promise<void> {
     '| --- | ---: | ---: |',
     goal('weekly snapshot: crawl wall time', (r) => r.crawlS),
     goal('weekly snapshot: publish wall time', (r) => r.publishS),
+    goal('weekly snapshot: its change detection', (r) => r.changeDetectionS),
+    goal('weekly snapshot: earlier snapshots change detection read', (r) => r.previousRead),
     goal('ticks: wall time of the week', (r) => r.ticksS),
-    goal('ticks: kernel documents re-visited (the strategy learning)', (r) => r.revisits),
-    goal('ticks: wall time per document re-visited', (r) => (r.revisits > 0 ? r.ticksS / r.revisits : null)),
+    goal('ticks that published (the strategy learning: more re-visits, not more cost each)', (r) => r.ticks),
+    goal('a tick that published: mean wall time', (r) => r.tickPublishedS),
+    goal('a tick with nothing to do: mean wall time', (r) => r.tickIdleS),
     goal('portal build wall time', (r) => r.portalS),
     goal('portal build: bytes fetched', (r) => r.fetchedBytes),
     goal('peak RSS: snapshot', (r) => r.peak.snapshot),
@@ -314,7 +346,7 @@ export async function writeReport(input: ReportInput): Promise<void> {
     'Times in seconds, memory in MiB, bytes in MiB added to the snapshots folder that week',
     `(${FILE_KINDS.map((k) => `${k}: ${FILE_KIND_LEGEND[k]}`).join('; ')}). Slots: on time / late or early / missed / nothing due (of 16).`,
     '',
-    `| week | version | weekly snapshot | crawl | publish | ticks: published, documents (s) | RSS snapshot / tick / portal / astro / status / simweb | ${FILE_KINDS.join(' / ')} | portal s | fetched MiB | slots | status | Web changes | requests | late, early and missed slots, why | events |`,
+    `| week | version | weekly snapshot | crawl | publish (change detection, snapshots it read) | ticks: published, documents (s) | RSS snapshot / tick / portal / astro / status / simweb | ${FILE_KINDS.join(' / ')} | portal s | fetched MiB | slots | status | Web changes | requests | late, early and missed slots, why | events |`,
     `| ---: | --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- |`,
     ...list
       .map((r) =>
@@ -323,7 +355,7 @@ export async function writeReport(input: ReportInput): Promise<void> {
           r.version,
           escapeCell(r.weekly),
           fmt(r.crawlS),
-          fmt(r.publishS),
+          `${fmt(r.publishS)} (${fmt(r.changeDetectionS, 2)}, ${r.previousRead ?? '–'})`,
           `${r.ticks}, ${r.revisits} (${fmt(r.ticksS)})`,
           (Object.keys(r.peak) as (keyof Row['peak'])[]).map((k) => fmt(r.peak[k], 0)).join(' / '),
           FILE_KINDS.map((k) => (r.added[k] / MIB).toFixed(2)).join(' / '),

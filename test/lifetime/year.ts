@@ -64,6 +64,8 @@ export interface RunRecord {
   readonly wallMs: number;
   readonly crawlMs: number | null;
   readonly publishMs: number | null;
+  /** The publish's change detection phase (ms): it reads earlier snapshots. */
+  readonly changeDetectionMs: number | null;
   readonly peakMiB: number;
   readonly children: readonly { readonly command: string; readonly peakMiB: number }[];
   readonly orphans: number;
@@ -253,6 +255,10 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
       wallMs: run.wallMs,
       crawlMs: timing.crawlMs,
       publishMs: timing.publishMs,
+      changeDetectionMs:
+        (lines.find((l) => l.msg === 'publish phase' && l.phase === 'change detection')?.ms as
+          | number
+          | undefined) ?? null,
       peakMiB: run.peakMiB,
       children: run.children,
       orphans: run.orphans.length,
@@ -314,8 +320,11 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
     const checkout = join(ci, 'checkout');
     rmSync(checkout, { recursive: true, force: true });
     mkdirSync(join(checkout, 'generated'), { recursive: true });
+    // what the workflow's cache step restores: the portal's cache and the files fetched into --root
     if (existsSync(join(ci, 'cache')))
       cpSync(join(ci, 'cache'), join(checkout, 'generated', 'cache'), { recursive: true });
+    if (existsSync(join(ci, 'mirror')))
+      cpSync(join(ci, 'mirror'), join(checkout, 'snapshots'), { recursive: true });
     const s = start(
       week,
       slot,
@@ -348,6 +357,8 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
     if (portalStale) return s.killed !== null;
     rmSync(join(ci, 'cache'), { recursive: true, force: true });
     cpSync(join(checkout, 'generated', 'cache'), join(ci, 'cache'), { recursive: true });
+    rmSync(join(ci, 'mirror'), { recursive: true, force: true });
+    cpSync(join(checkout, 'snapshots'), join(ci, 'mirror'), { recursive: true });
     const name = `week-${week + 1}-slot-${slot}`;
     renameSync(join(checkout, 'site'), join(deployed, name));
     const link = `${pages}.next`;
