@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -368,6 +368,67 @@ test('values are shown as DuckDB gives them: decimals, huge integers, booleans, 
   );
   db.close();
   assert.deepEqual(shown.rows, expected);
+});
+
+test('dates and timestamps are shown as DuckDB writes them, not as JSON', async () => {
+  const sql = `SELECT DATE '2026-01-26' AS day, TIMESTAMP '2026-01-26 10:30:05' AS t,
+    TIMESTAMP '2026-01-26 10:30:05.5' AS half, TIMESTAMP '2026-01-26 10:30:05.123456' AS micros,
+    TIMESTAMPTZ '2026-01-26 10:30:05+00' AS tz`;
+  const shown = await runInConsole(typed(sql));
+  assert.equal(shown.error, null, String(shown.error));
+  assert.deepEqual(shown.rows, [
+    [
+      '2026-01-26',
+      '2026-01-26 10:30:05',
+      '2026-01-26 10:30:05.5',
+      '2026-01-26 10:30:05.123456',
+      '2026-01-26 10:30:05+00',
+    ],
+  ]);
+  // the same text as DuckDB's own client gives (what a researcher's DuckDB prints)
+  const db = await openDuckDb();
+  const expected = (await queryRows(db.connection, sql)).map((r) => r.map(String));
+  db.close();
+  assert.deepEqual(shown.rows, expected);
+});
+
+test('the CSV download writes NULL as an empty field and the empty string as ""', async () => {
+  const shown = await runInConsole(typed(`SELECT 1 AS n, NULL AS missing, '' AS empty, 'NULL' AS word`));
+  assert.deepEqual(shown.rows, [['1', 'NULL', '', 'NULL']]);
+  const download = page.waitForEvent('download');
+  await page.click('#result a[download]');
+  const csv = await readFile((await (await download).path()) as string, 'utf8');
+  assert.equal(csv, '"n","missing","empty","word"\r\n"1",,"","NULL"\r\n');
+  // DuckDB reads it back with the NULL missing, and the empty string and the word as they were
+  // where it tells "" from an empty field (allow_quoted_nulls = false)
+  const file = join(work, 'result.csv');
+  await writeFile(file, csv);
+  const db = await openDuckDb();
+  const back = await queryRows(
+    db.connection,
+    `SELECT missing IS NULL, empty, word FROM read_csv('${file}', header = true, all_varchar = true, allow_quoted_nulls = false)`,
+  );
+  db.close();
+  assert.deepEqual(back, [[true, '', 'NULL']]);
+});
+
+test('a file that is not there: the error names its URL and the status it answered', async () => {
+  const missing = `${proxy.url}no-such-snapshot/documents.parquet`;
+  const failed = await runInConsole(typed(`SELECT count(*) FROM read_parquet('${missing}')`));
+  assert.ok(failed.error?.includes(missing), String(failed.error));
+  assert.match(failed.error ?? '', /\b404\b/);
+  assert.doesNotMatch(failed.error ?? '', /WebAssembly\.Exception/);
+});
+
+test('a glob over HTTP: the error says that a URL names no folder, and what to query instead', async () => {
+  const glob = `${proxy.url}*/documents.parquet`;
+  const failed = await runInConsole(typed(`SELECT count(*) FROM read_parquet('${glob}')`));
+  assert.ok(failed.error?.includes(glob), String(failed.error));
+  assert.match(failed.error ?? '', /HTTP does not list folders/);
+  assert.match(failed.error ?? '', /views documents, quads/);
+  // and the database is still there for the next query
+  const next = await runInConsole(typed('SELECT 42 AS answer'));
+  assert.deepEqual(next.rows, [['42']]);
 });
 
 test('errors are shown as text in the page, and the next query runs', async () => {

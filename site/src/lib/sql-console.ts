@@ -39,9 +39,74 @@ interface Session {
   readonly views: Set<string>;
 }
 
+/**
+ * Runs in the worker, before DuckDB's own script: when JavaScript code of DuckDB-WASM's file system
+ * fails (a URL that answers 404, a glob over HTTP), DuckDB gets a WebAssembly exception and words
+ * it `Invalid Error: [object WebAssembly.Exception]`, while the real message only goes to the
+ * worker's console (`FAIL WITH: ...`). This keeps that message, with the status of each HTTP
+ * request that failed since the query began, and puts it in the error the page receives.
+ */
+function keepFailures(duckdbWorker: string): void {
+  let failure: string | null = null;
+  let answers: string[] = [];
+  addEventListener('message', () => {
+    failure = null;
+    answers = [];
+  });
+  const logError = console.error;
+  console.error = (...args: unknown[]) => {
+    const text = String(args[0]);
+    // the first: the file system's catch reports the exception its own failure raised once more
+    if (text.startsWith('FAIL WITH: ') && failure === null) failure = text.slice('FAIL WITH: '.length);
+    logError(...args);
+  };
+  // DuckDB-WASM's HTTP reads are synchronous requests: the status is known once send returns
+  const open = XMLHttpRequest.prototype.open;
+  const send = XMLHttpRequest.prototype.send;
+  const requests = new WeakMap<XMLHttpRequest, string>();
+  XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
+    requests.set(this, method);
+    return (open as (...a: unknown[]) => void).call(this, method, url, ...rest);
+  } as typeof open;
+  XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
+    try {
+      send.call(this, body);
+    } finally {
+      if (this.readyState === 4 && this.status >= 400)
+        answers.push(`${requests.get(this)} ${this.status}${this.statusText ? ` ${this.statusText}` : ''}`);
+      else if (this.readyState === 4 && this.status === 0) answers.push(`${requests.get(this)}: no answer`);
+    }
+  };
+  const post = globalThis.postMessage.bind(globalThis) as (message: unknown, transfer?: Transferable[]) => void;
+  globalThis.postMessage = ((message: { type?: string; data?: { message?: string } }, transfer?: Transferable[]) => {
+    const opaque = message?.type === 'ERROR' && /\[object WebAssembly\.Exception\]/.test(message.data?.message ?? '');
+    if (opaque && failure !== null) {
+      const statuses = answers.length > 0 ? ` (${answers.join('; ')})` : '';
+      message = { ...message, data: { ...message.data, message: `${failure}${statuses}` } };
+    }
+    post(message, transfer);
+  }) as typeof globalThis.postMessage;
+  importScripts(duckdbWorker);
+}
+
+/** DuckDB's worker behind keepFailures: a classic worker made of the two scripts. */
+function duckdbWorker(url: string): Worker {
+  const source = `(${keepFailures.toString()})(${JSON.stringify(url)});`;
+  return new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+}
+
+/** What a failed query's message says, with what to do where DuckDB's own words do not say it. */
+function explained(message: string): string {
+  // HTTP lists no folder: DuckDB asks for the URL with its `*` as it is
+  const glob = /https?:\/\/\S*[*?[]\S*/.exec(message);
+  if (glob)
+    return `${message}\n\nA URL cannot be a glob: HTTP does not list folders, so ${glob[0]} names no file. Name the files one by one (read_parquet(['…', '…'])), or query the views documents, quads, redirects, changes and schedule, which cover every snapshot.`;
+  return message;
+}
+
 async function connect(): Promise<Session> {
   const { worker, wasm, catalogue } = root.dataset as Record<string, string>;
-  const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), new Worker(absolute(worker)));
+  const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), duckdbWorker(absolute(worker)));
   await db.instantiate(absolute(wasm));
   const catalogueUrl = absolute(catalogue);
   const snapshots = await snapshotNames(catalogueUrl);
@@ -90,11 +155,26 @@ function decimal(digits: string, scale: number): string {
   return `${sign}${whole.slice(0, -scale)}.${whole.slice(-scale)}`;
 }
 
-/** A value as text: timestamps in ISO 8601 (UTC), nested values as JSON, null as NULL. */
-function text(value: unknown, type: DataType): string {
-  if (value === null || value === undefined) return 'NULL';
-  if ((DataType.isTimestamp(type) || DataType.isDate(type)) && typeof value === 'number')
-    return new Date(value).toISOString();
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** An instant as DuckDB writes it: `2026-01-26 10:30:05`, a fraction of a second only when there is one. */
+function dateTime(ms: number): string {
+  const d = new Date(Math.floor(ms));
+  const micros = Math.round((ms - Math.floor(ms / 1000) * 1000) * 1000);
+  const fraction = micros === 0 ? '' : `.${String(micros).padStart(6, '0').replace(/0+$/, '')}`;
+  return `${d.toISOString().slice(0, 10)} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}${fraction}`;
+}
+
+/**
+ * A value as DuckDB's own clients write it, so that what researchers copy from the console reads
+ * like their DuckDB: DATE `2026-01-26`, TIMESTAMP `2026-01-26 10:30:05.5`, TIMESTAMPTZ with `+00`
+ * (the console's DuckDB has no time zones: UTC); exact decimals; nested values as JSON; null as null.
+ */
+function text(value: unknown, type: DataType): string | null {
+  if (value === null || value === undefined) return null;
+  if (DataType.isDate(type) && value instanceof Date) return value.toISOString().slice(0, 10);
+  if (DataType.isTimestamp(type) && typeof value === 'number')
+    return `${dateTime(value)}${type.timezone ? '+00' : ''}`;
   // DuckDB sends HUGEINT (sum of BIGINT) and DECIMAL as Arrow decimals: digits, then the scale's point
   if (DataType.isDecimal(type)) return decimal(String(value), type.scale);
   if (typeof value === 'object' && !(value instanceof Uint8Array))
@@ -102,16 +182,20 @@ function text(value: unknown, type: DataType): string {
   return String(value);
 }
 
-function rowsOf(table: Table): string[][] {
+function rowsOf(table: Table): (string | null)[][] {
   const columns = table.schema.fields.map((f, i) => ({ type: f.type, vector: table.getChildAt(i) }));
-  const rows: string[][] = [];
+  const rows: (string | null)[][] = [];
   for (let r = 0; r < table.numRows; r++) rows.push(columns.map((c) => text(c.vector?.get(r), c.type)));
   return rows;
 }
 
-/** RFC 4180: every field quoted, quotes doubled, CRLF line ends. */
-function csv(header: readonly string[], rows: readonly string[][]): string {
-  const line = (cells: readonly string[]) => cells.map((c) => `"${c.replaceAll('"', '""')}"`).join(',');
+/**
+ * RFC 4180, CRLF line ends: every value quoted (quotes doubled) and NULL an empty field, unquoted,
+ * which every reader takes as missing (DuckDB with allow_quoted_nulls = false takes `""` as the empty string).
+ */
+function csv(header: readonly string[], rows: readonly (string | null)[][]): string {
+  const line = (cells: readonly (string | null)[]) =>
+    cells.map((c) => (c === null ? '' : `"${c.replaceAll('"', '""')}"`)).join(',');
   return [header, ...rows].map(line).join('\r\n') + '\r\n';
 }
 
@@ -140,7 +224,11 @@ function show(table: Table): void {
   const body = tableElement.createTBody();
   for (const row of rows.slice(0, SHOWN_ROWS)) {
     const tr = body.insertRow();
-    for (const cell of row) tr.insertCell().textContent = cell;
+    for (const cell of row) {
+      const td = tr.insertCell();
+      td.textContent = cell ?? 'NULL';
+      if (cell === null) td.className = 'null';
+    }
   }
   const scroll = element('div');
   scroll.className = 'scroll';
@@ -163,7 +251,7 @@ async function runQuery(): Promise<void> {
   } catch (error) {
     // a failed start (worker, module, catalogue) is retried by the next run; a failed query keeps the database
     if (session && !(await session.then(() => true, () => false))) session = undefined;
-    const message = element('pre', error instanceof Error ? error.message : String(error));
+    const message = element('pre', explained(error instanceof Error ? error.message : String(error)));
     message.id = 'error';
     message.setAttribute('role', 'alert');
     output.replaceChildren(message);
