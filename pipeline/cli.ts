@@ -44,8 +44,7 @@ withMallocSettings(process.argv);
 enableCompileCache();
 
 const { Command: CommandClass, CommanderError } = await import('commander');
-const { exitCodeFor, reportFailure } = await import('./commands/failure.ts');
-const { commands } = await import('./commands/index.ts');
+const { commands, exitCodeFor, reportFailure } = await import('./commands/index.ts');
 const { cutText, MESSAGE_LIMIT, SOFTWARE_VERSION } = await import('./core/index.ts');
 const { duckDbMemoryLimit } = await import('./snapshot/index.ts');
 

@@ -16,6 +16,8 @@ import { tickCommand } from './tick.ts';
 import { verifyCommand } from './verify.ts';
 import { workerCommand } from './worker.ts';
 
+export { exitCodeFor, reportFailure } from './failure.ts';
+
 /** Every subcommand of `observatory`, one factory per file in this folder. */
 export const commands: Array<() => Command> = [
   expandCommand,

@@ -8,8 +8,17 @@ export { CrawlStats, isRdfDocument } from './crawl-stats.ts';
 export { processFetch } from './document.ts';
 export type { ExpansionCrawl, ExpansionOptions, ExpansionResult } from './expand.ts';
 export { expansionMarkdown, removeExpansionWork, runExpansion, writeExpansion } from './expand.ts';
-export type { JournalLine } from './journal.ts';
-export { JOURNAL_FILE, openJournal, readJournalDocuments } from './journal.ts';
+export type { JournalDocuments, JournalLine, JournalScan } from './journal.ts';
+export {
+  CODE_KIND,
+  JOURNAL_FILE,
+  openJournal,
+  PACKED_STATEMENT_FIELDS,
+  readJournalDocuments,
+  readJournalFile,
+  scanJournal,
+  writeJournalDocuments,
+} from './journal.ts';
 export type { PolicyName } from './policy.ts';
 export { POLICY_NAMES } from './policy.ts';
 export { type FrontierPlace, redirectTakesOver } from './redirect-targets.ts';

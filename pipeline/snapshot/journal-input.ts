@@ -1,5 +1,5 @@
 import type { CrawledDocument } from '../core/index.ts';
-import { type JournalDocuments, writeJournalDocuments } from '../crawl/journal.ts';
+import { type JournalDocuments, writeJournalDocuments } from '../crawl/index.ts';
 import type { JournalInput } from './staging.ts';
 
 /**

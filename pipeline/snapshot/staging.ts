@@ -9,7 +9,7 @@ import {
   readJournalFile,
   scanJournal,
   writeJournalDocuments,
-} from '../crawl/journal.ts';
+} from '../crawl/index.ts';
 import { memoryBytes, queryRows, sqlString } from './duckdb-session.ts';
 
 const FINGERPRINT_MODULUS = 1n << 256n;
