@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Statement } from '../core/index.ts';
 import { diffStatements } from '../rdf/index.ts';
 import { retrievedRdf, sqlString } from './duckdb-session.ts';
+import { type EarlierSnapshot, findLastObservations } from './last-observations.ts';
 import { publishedQuadsSql, QUAD_COLUMNS, statementsByGraph } from './published-quads.ts';
 import { availabilityChangedSql, parquetFileName } from './schema.ts';
 import { verifyFiles } from './verify.ts';
@@ -16,33 +16,38 @@ const DIFF_BATCH = 2000;
  */
 
 /**
- * Finds each URL's previous observation: its row in the most recent earlier snapshot that has it.
- * Snapshots are read newest first and only for URLs still unresolved, so the usual case (every URL
- * was in the last snapshot or two) reads one or two documents.parquet files whatever the history.
+ * Finds each URL's previous observation (its row in the most recent earlier snapshot that has it:
+ * last-observations.ts) into previous_observations, and verifies every snapshot it found one in
+ * (documents.parquet and quads.parquet against their checksums): what the new snapshot builds on is
+ * checked first, so that a damaged or forged folder stops it (corrupt) instead of entering its
+ * changes. Returns those snapshots' names, newest first.
  */
 async function loadPreviousObservations(
   connection: DuckDBConnection,
-  earlier: ReadonlyArray<{ readonly name: string; readonly folder: string }>,
+  root: string,
+  earlier: readonly EarlierSnapshot[],
 ): Promise<string[]> {
-  const read: string[] = [];
-  await connection.run(`CREATE TABLE previous_observations (url VARCHAR, previous_snapshot VARCHAR,
-    previous_fetched_at TIMESTAMPTZ, previous_final_url VARCHAR, previous_status INTEGER,
-    previous_error VARCHAR, previous_graph_hash VARCHAR)`);
-  await connection.run(`CREATE TABLE unresolved AS SELECT url FROM stage_documents`);
-  for (const { name, folder } of earlier) {
-    const left = await connection.runAndReadAll('SELECT count(*) FROM unresolved');
-    if (Number(left.getRows()[0][0]) === 0) break;
-    read.push(name);
-    // what the new snapshot builds on is checked first (the tables it reads against their
-    // checksums): a damaged or forged folder stops it (corrupt) instead of entering its changes
+  const verified = new Set<string>();
+  const verify = async ({ name, folder }: EarlierSnapshot) => {
+    if (verified.has(name)) return;
     await verifyFiles(folder, { read: [parquetFileName('documents'), parquetFileName('quads')] });
-    const file = sqlString(join(folder, parquetFileName('documents')));
-    await connection.run(`INSERT INTO previous_observations
-      SELECT url, snapshot, fetched_at, final_url, status, error, graph_hash
-      FROM read_parquet(${file}) WHERE url IN (SELECT url FROM unresolved)`);
-    await connection.run(`DELETE FROM unresolved WHERE url IN (SELECT url FROM previous_observations)`);
-  }
-  return read;
+    verified.add(name);
+  };
+  await findLastObservations(connection, root, earlier, 'stage_documents', 'last_observations', verify);
+  await connection.run(`CREATE TABLE previous_observations AS
+    SELECT url, snapshot AS previous_snapshot, fetched_at AS previous_fetched_at,
+      final_url AS previous_final_url, status AS previous_status, error AS previous_error,
+      graph_hash AS previous_graph_hash
+    FROM last_observations`);
+  await connection.run('DROP TABLE last_observations');
+  const found = new Set(
+    (await connection.runAndReadAll('SELECT DISTINCT previous_snapshot FROM previous_observations'))
+      .getRows()
+      .map((r) => r[0] as string),
+  );
+  const read = earlier.filter((e) => found.has(e.name));
+  for (const snapshot of read) await verify(snapshot);
+  return read.map((e) => e.name);
 }
 
 /** Counts added and removed triples for every changed document, batch by batch, into diff_counts. */
@@ -102,14 +107,15 @@ async function diffChangedDocuments(
  * content changed (canonical graph hash differs; null when there is no previous observation or
  * either side retrieved no RDF), the triples added and removed, and, separately, whether its
  * availability changed (status or error; a 304 that carried the statements over counts as the 200
- * it confirms: docs/data-dictionary.md, Definitions). `earlier` lists earlier snapshots, newest first.
- * Returns the names of the snapshots it had to read.
+ * it confirms: docs/data-dictionary.md, Definitions). `earlier` lists the earlier snapshots of
+ * `root` to compare with, newest first. Returns the names of the snapshots it compared with.
  */
 export async function detectChanges(
   connection: DuckDBConnection,
-  earlier: ReadonlyArray<{ readonly name: string; readonly folder: string }>,
+  root: string,
+  earlier: readonly EarlierSnapshot[],
 ): Promise<string[]> {
-  const read = await loadPreviousObservations(connection, earlier);
+  const read = await loadPreviousObservations(connection, root, earlier);
   await connection.run(`CREATE TABLE stage_changes AS
     SELECT d.url, p.previous_snapshot, p.previous_fetched_at,
       CASE WHEN p.previous_snapshot IS NULL OR NOT ${retrievedRdf('d.error')} OR NOT ${retrievedRdf('p.previous_error')} THEN NULL

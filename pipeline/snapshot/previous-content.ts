@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { PreviousObservation, RdfFormat, Statement } from '../core/index.ts';
 import { listSnapshots, observationSnapshots } from './catalogue.ts';
 import { openDuckDb, queryRows, sqlString } from './duckdb-session.ts';
+import { findLastObservations } from './last-observations.ts';
 import { publishedQuadsSql, QUAD_COLUMNS, statementsByGraph } from './published-quads.ts';
-import { parquetFileName } from './schema.ts';
 
 /** The previous observations of a crawl's URLs, and their statements on demand. */
 export interface PreviousContent {
@@ -22,8 +22,8 @@ const BATCH = 256;
 
 /**
  * Reads, for each of `urls`, its most recent observation published under `root` before `before`
- * (an ISO time; expansion crawls are no observations): snapshots newest first, each only for the URLs still unresolved, as change
- * detection finds previous observations. DuckDB stays open (64MB) to read statements when asked.
+ * (an ISO time; expansion crawls are no observations), found as change detection finds previous
+ * observations (last-observations.ts). DuckDB stays open (64MB) to read statements when asked.
  */
 export async function openPreviousContent(
   root: string,
@@ -42,51 +42,47 @@ export async function openPreviousContent(
   const observations = new Map<string, PreviousObservation>();
   const folders = new Map(snapshots.map((s) => [s.name, join(root, s.name)]));
   try {
-    await connection.run('CREATE TABLE unresolved (url VARCHAR)');
-    const appender = await connection.createAppender('unresolved');
+    await connection.run('CREATE TABLE wanted (url VARCHAR)');
+    const appender = await connection.createAppender('wanted');
     for (const url of urls) {
       appender.appendVarchar(url);
       appender.endRow();
     }
     appender.closeSync();
-    for (const { name } of snapshots) {
-      const [[left]] = await queryRows(connection, 'SELECT count(*) FROM unresolved');
-      if (Number(left) === 0) break;
-      const file = sqlString(join(folders.get(name)!, parquetFileName('documents')));
-      const rows = await queryRows(
-        connection,
-        `SELECT url, final_url, etag, last_modified, content_sha256, graph_hash, format, content_type, bytes,
-            error IS NULL AND content_sha256 IS NOT NULL AND (etag IS NOT NULL OR last_modified IS NOT NULL)
-          FROM read_parquet(${file}) WHERE url IN (SELECT url FROM unresolved)`,
-      );
-      for (const [
-        url,
-        finalUrl,
-        etag,
-        lastModified,
-        sha,
-        graphHash,
-        format,
-        contentType,
-        bytes,
-        usable,
-      ] of rows) {
-        if (!usable) continue;
-        observations.set(url as string, {
-          snapshot: name,
-          finalUrl: finalUrl as string,
-          etag: etag as string | null,
-          lastModified: lastModified as string | null,
-          contentSha256: sha as string,
-          graphHash: graphHash as string | null,
-          format: format as RdfFormat | null,
-          contentType: contentType as string | null,
-          bytes: Number(bytes),
-        });
-      }
-      await connection.run(`DELETE FROM unresolved WHERE url IN (SELECT url FROM read_parquet(${file}))`);
+    const earlier = snapshots.map((s) => ({ name: s.name, folder: folders.get(s.name)! }));
+    await findLastObservations(connection, root, earlier, 'wanted', 'last_observations');
+    const rows = await queryRows(
+      connection,
+      `SELECT snapshot, url, final_url, etag, last_modified, content_sha256, graph_hash, format, content_type, bytes
+        FROM last_observations
+        WHERE error IS NULL AND content_sha256 IS NOT NULL AND (etag IS NOT NULL OR last_modified IS NOT NULL)`,
+    );
+    for (const [
+      snapshot,
+      url,
+      finalUrl,
+      etag,
+      lastModified,
+      sha,
+      graphHash,
+      format,
+      contentType,
+      bytes,
+    ] of rows) {
+      observations.set(url as string, {
+        snapshot: snapshot as string,
+        finalUrl: finalUrl as string,
+        etag: etag as string | null,
+        lastModified: lastModified as string | null,
+        contentSha256: sha as string,
+        graphHash: graphHash as string | null,
+        format: format as RdfFormat | null,
+        contentType: contentType as string | null,
+        bytes: Number(bytes),
+      });
     }
-    await connection.run('DROP TABLE unresolved');
+    await connection.run('DROP TABLE wanted');
+    await connection.run('DROP TABLE last_observations');
   } catch (error) {
     session.close();
     throw error;

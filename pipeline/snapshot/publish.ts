@@ -18,6 +18,7 @@ import { detectChanges } from './change-detection.ts';
 import { type DuckDbSession, openDuckDb } from './duckdb-session.ts';
 import { fsyncPath, hashFile, ioError, isStorageFailure } from './durable-fs.ts';
 import { journalInput } from './journal-input.ts';
+import { updateLastObservations } from './last-observations.ts';
 import {
   type ExpansionOfSnapshot,
   formatChecksums,
@@ -331,6 +332,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
       detected ??= listSnapshots(root).then(async (entries) => {
         const read = await detectChanges(
           connection,
+          root,
           (expansion ? [] : observationSnapshots(entries))
             .filter((e) => e.startedAt < iso(options.startedAt) && e.name !== options.name)
             .reverse()
@@ -340,6 +342,18 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
         return read;
       });
       return detected;
+    };
+
+    // derived data: a snapshot is published without it, and the next publish catches up
+    const indexLastObservations = async () => {
+      try {
+        await updateLastObservations(connection, root);
+      } catch (error) {
+        log.warn(
+          { snapshot: options.name, err: error },
+          'the last observations of the root could not be updated; the next publish reads the snapshots it lacks',
+        );
+      }
     };
 
     const keepPublished = async (): Promise<PublishedSnapshot> => {
@@ -356,6 +370,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
       }
       // a publish killed after the rename left the tables/ view without this snapshot: the rerun adds it
       await linkSnapshotTables(root, options.name, options.kind);
+      await indexLastObservations();
       return { name: options.name, folder, manifest, alreadyPublished: true };
     };
 
@@ -454,6 +469,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
           await fsyncPath(root);
           await addToCatalogue(root, await catalogueEntry(folder, manifest, options.clock));
           await linkSnapshotTables(root, options.name, options.kind);
+          await indexLastObservations();
           log.info({ snapshot: options.name, folder }, 'snapshot published');
           return { name: options.name, folder, manifest, alreadyPublished: false };
         }, close);

@@ -11,13 +11,20 @@ export const FILE_KIND_LEGEND: Readonly<Record<FileKind, string>> = {
   quads: 'quads.parquet',
   tables: 'the other Parquet tables (documents, redirects, changes, schedule, delta)',
   archive: 'WARC files and index.cdxj',
-  metadata: 'manifest.json, digest.json, SHA256SUMS, index.json',
+  metadata:
+    "manifest.json, digest.json, SHA256SUMS, index.json, .observations/ (each URL's last observation)",
   incomplete: 'everything under .incomplete/ (crawls in progress, damaged runs moved aside)',
   other: 'anything else',
 };
 
-function kindOf(name: string, inIncomplete: boolean): FileKind {
-  if (inIncomplete) return 'incomplete';
+/** The root's folders whose files are of one kind whatever their names. */
+const FOLDER_KINDS: Readonly<Record<string, FileKind>> = {
+  '.incomplete': 'incomplete',
+  '.observations': 'metadata',
+};
+
+function kindOf(name: string, folderKind: FileKind | undefined): FileKind {
+  if (folderKind !== undefined) return folderKind;
   if (name === 'data.nq.gz') return 'dump';
   if (name.endsWith('quads.parquet')) return 'quads';
   if (name.endsWith('.parquet')) return 'tables';
@@ -33,7 +40,7 @@ function kindOf(name: string, inIncomplete: boolean): FileKind {
 export function bytesByKind(root: string): Record<FileKind, number> {
   const totals = Object.fromEntries(FILE_KINDS.map((k) => [k, 0])) as Record<FileKind, number>;
   const inodes = new Set<number>();
-  const walk = (dir: string, inIncomplete: boolean) => {
+  const walk = (dir: string, folderKind: FileKind | undefined) => {
     let names: string[];
     try {
       // the tables/ view last: its links are named by snapshot, its files counted by their own names
@@ -49,13 +56,13 @@ export function bytesByKind(root: string): Record<FileKind, number> {
       } catch {
         continue;
       }
-      if (s.isDirectory()) walk(path, inIncomplete || name === '.incomplete');
+      if (s.isDirectory()) walk(path, folderKind ?? FOLDER_KINDS[name]);
       else if (s.isFile() && !inodes.has(s.ino)) {
         inodes.add(s.ino);
-        totals[kindOf(name, inIncomplete)] += s.size;
+        totals[kindOf(name, folderKind)] += s.size;
       }
     }
   };
-  walk(root, false);
+  walk(root, undefined);
   return totals;
 }

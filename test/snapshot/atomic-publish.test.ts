@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listSnapshots, TABLES_DIR, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { LAST_OBSERVATIONS_DIR } from '../../pipeline/snapshot/last-observations.ts';
 
 const child = new URL('./publish-child.ts', import.meta.url).pathname;
 const NAME = '2026-11-16';
@@ -30,7 +31,8 @@ async function killAfter(root: string, ms: number): Promise<void> {
 /** What anyone reading the root may see at any moment: nothing, or a complete, catalogued-or-not folder. */
 async function assertNothingPartial(root: string, when: string): Promise<void> {
   const visible = (await readdir(root)).filter(
-    (n) => n !== '.incomplete' && n !== TABLES_DIR && !n.startsWith('index.json'),
+    (n) =>
+      n !== '.incomplete' && n !== TABLES_DIR && n !== LAST_OBSERVATIONS_DIR && !n.startsWith('index.json'),
   );
   assert.ok(visible.length === 0 || (visible.length === 1 && visible[0] === NAME), `${when}: ${visible}`);
   if (visible.length === 1) await verifySnapshot(join(root, NAME));
@@ -61,7 +63,11 @@ test('a publish killed with -9 at random points and rerun ends with the same fol
   );
   assert.deepEqual(await readdir(join(root, '.incomplete')), []);
   // nothing a kill left beside them (index.json's temporary, between writing and renaming it) stays
-  assert.deepEqual((await readdir(root)).sort(), ['.incomplete', NAME, TABLES_DIR, 'index.json'].sort());
+  assert.deepEqual(
+    (await readdir(root)).sort(),
+    ['.incomplete', LAST_OBSERVATIONS_DIR, NAME, TABLES_DIR, 'index.json'].sort(),
+  );
+  assert.equal((await readdir(join(root, LAST_OBSERVATIONS_DIR))).length, 2, 'last.json and its file alone');
   // a kill between the rename and the tables/ links left them out; the rerun made them
   const linked = await stat(
     join(root, TABLES_DIR, 'quads', 'kind=weekly', `date=${NAME}`, `${NAME}.parquet`),
