@@ -1,10 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { invalidInput } from './errors.ts';
 
 /** The software's name, and the product token it crawls under unless the operator names another. */
 export const SOFTWARE_NAME = 'LinkedDataObservatory';
 /** The default product token robots.txt files name to address our crawler (RFC 9309 section 2.2.1). */
 export const PRODUCT_TOKEN = SOFTWARE_NAME;
-export const SOFTWARE_VERSION = '0.1.0';
+/**
+ * The release, from package.json (its one home): what manifests record as `softwareVersion`, the
+ * User-Agent and `--version` say. A release that changes what is published bumps it, so that a
+ * manifest says which code published it (0.1.0 up to the tag `wave2`, snapshot schema 3).
+ */
+export const SOFTWARE_VERSION: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
 
 /** The User-Agent a crawl under `productToken` sends unless one is given: the token, our version and About page. */
 export function userAgentFor(productToken: string): string {

@@ -9,6 +9,7 @@ import {
   parseInstant,
   parseResolveRule,
   pemCertificates,
+  SOFTWARE_VERSION,
 } from '../../pipeline/core/index.ts';
 
 test('crawlConfig fills the papers defaults and freezes', () => {
@@ -47,7 +48,7 @@ for (const [name, input] of badConfigs) {
 test('crawlConfig gives a product token without a User-Agent the User-Agent that starts with it', () => {
   assert.equal(
     crawlConfig({ productToken: 'Example_Bot-x' }).userAgent,
-    'Example_Bot-x/0.1.0 (+https://linked-data-observatory.github.io/about/)',
+    `Example_Bot-x/${SOFTWARE_VERSION} (+https://linked-data-observatory.github.io/about/)`,
   );
   assert.equal(
     crawlConfig({ productToken: 'ExampleBot', userAgent: 'x ExampleBot y' }).userAgent,
