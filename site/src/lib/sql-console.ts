@@ -39,6 +39,9 @@ interface Session {
   readonly views: Set<string>;
 }
 
+// keepFailures runs in a classic worker, whose global this page's DOM types do not declare
+declare const importScripts: (...urls: string[]) => void;
+
 /**
  * Runs in the worker, before DuckDB's own script: when JavaScript code of DuckDB-WASM's file system
  * fails (a URL that answers 404, a glob over HTTP), DuckDB gets a WebAssembly exception and words
