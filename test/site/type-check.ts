@@ -103,6 +103,8 @@ const tsc = spawnSync(join(repo, 'node_modules', '.bin', 'tsc'), ['-p', mirror, 
   cwd: repo,
   encoding: 'utf8',
 });
+rmSync(mirror, { recursive: true, force: true });
+if (tsc.error) throw tsc.error;
 const messages = `${tsc.stdout}${tsc.stderr}`
   .split('\n')
   .filter((line) => line !== '')
@@ -111,7 +113,6 @@ const messages = `${tsc.stdout}${tsc.stderr}`
     const file = match && converted.get(relative(mirror, join(repo, match[1])));
     return file ? `${original(file, Number(match[2]), Number(match[3]))}: ${match[4]}` : line;
   });
-rmSync(mirror, { recursive: true, force: true });
 for (const line of [...parseErrors, ...messages]) console.error(line);
 if (parseErrors.length > 0 || tsc.status !== 0) {
   process.exitCode = 1;
