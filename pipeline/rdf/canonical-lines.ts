@@ -49,6 +49,22 @@ function mentionsBlank(s: Statement): boolean {
   );
 }
 
+/** The statement with its blank nodes relabelled; the statement itself when it mentions none. */
+function relabelStatement(s: Statement, label: (blank: string) => string): Statement {
+  const subject = isBlank(s.subject) ? label(s.subject) : s.subject;
+  const object =
+    s.objectKind === 'bnode'
+      ? label(s.object)
+      : s.objectKind === 'triple'
+        ? relabelTripleTerm(s.object, label)
+        : s.object;
+  const graph = s.sourceGraph;
+  const sourceGraph = graph !== undefined && isBlank(graph) ? label(graph) : graph;
+  return subject === s.subject && object === s.object && sourceGraph === graph
+    ? s
+    : { ...s, subject, object, sourceGraph };
+}
+
 /**
  * The graph's sorted, deduplicated lines once its blank nodes are relabelled; `lines[i]` is the
  * line of `statements[i]`, kept for every statement without a blank node.
@@ -59,18 +75,8 @@ function relabel(
   label: (blank: string) => string,
 ): string[] {
   const relabelled = statements.map((s, i) => {
-    const subject = isBlank(s.subject) ? label(s.subject) : s.subject;
-    const object =
-      s.objectKind === 'bnode'
-        ? label(s.object)
-        : s.objectKind === 'triple'
-          ? relabelTripleTerm(s.object, label)
-          : s.object;
-    const graph = s.sourceGraph;
-    const sourceGraph = graph !== undefined && isBlank(graph) ? label(graph) : graph;
-    return subject === s.subject && object === s.object && sourceGraph === graph
-      ? lines[i]
-      : statementLine({ ...s, subject, object, sourceGraph });
+    const r = relabelStatement(s, label);
+    return r === s ? lines[i] : statementLine(r);
   });
   return [...new Set(relabelled)].sort();
 }
@@ -244,16 +250,39 @@ function distinct(input: readonly Statement[]): { statements: Statement[]; lines
   return { statements, lines };
 }
 
-/** The canonical form of a graph (see CanonicalMethod); the basis of graph hashes and diffs. */
-export async function canonicalGraph(input: readonly Statement[]): Promise<CanonicalGraph> {
-  const { statements, lines } = distinct(input);
-  if (!statements.some(mentionsBlank)) {
-    return { method: 'exact', lines: relabel(statements, lines, (b) => b) };
-  }
+/** How a graph's blank nodes get their canonical labels (see CanonicalMethod). */
+async function canonicalLabels(
+  statements: readonly Statement[],
+): Promise<{ method: CanonicalMethod; label: (blank: string) => string }> {
+  if (!statements.some(mentionsBlank)) return { method: 'exact', label: (b) => b };
   // RDFC-1.0 labels a blank node from the statements that mention blank nodes only, so the others
   // (most of a large document) are left out of its dataset, which holds several objects per quad
   const rdfc = await rdfcLabels(statements.filter(mentionsBlank));
-  if (rdfc) return { method: 'rdfc1', lines: relabel(statements, lines, (b) => `_:${rdfc.get(b.slice(2))}`) };
+  if (rdfc) return { method: 'rdfc1', label: (b) => `_:${rdfc.get(b.slice(2))}` };
   const fallback = neighbourhoodLabels(statements);
-  return { method: 'fallback', lines: relabel(statements, lines, (b) => fallback.get(b)!) };
+  return { method: 'fallback', label: (b) => fallback.get(b)! };
+}
+
+/** The canonical form of a graph (see CanonicalMethod); the basis of graph hashes and diffs. */
+export async function canonicalGraph(input: readonly Statement[]): Promise<CanonicalGraph> {
+  const { statements, lines } = distinct(input);
+  const { method, label } = await canonicalLabels(statements);
+  return { method, lines: relabel(statements, lines, label) };
+}
+
+/**
+ * A graph's distinct statements with canonical blank-node labels, by their canonical line: what
+ * a diff lists (delta.parquet), where canonicalGraph gives the lines alone.
+ */
+export async function canonicalStatements(
+  input: readonly Statement[],
+): Promise<{ method: CanonicalMethod; byLine: Map<string, Statement> }> {
+  const { statements, lines } = distinct(input);
+  const { method, label } = await canonicalLabels(statements);
+  const byLine = new Map<string, Statement>();
+  for (const [i, s] of statements.entries()) {
+    const r = relabelStatement(s, label);
+    byLine.set(r === s ? lines[i] : statementLine(r), r);
+  }
+  return { method, byLine };
 }

@@ -1,10 +1,14 @@
 import type { Statement } from '../core/index.ts';
-import { type CanonicalMethod, canonicalGraph } from './canonical-lines.ts';
+import { type CanonicalMethod, canonicalStatements } from './canonical-lines.ts';
 
-/** What changed between two observations of a document, as canonical N-Triples lines. */
+/**
+ * What changed between two observations of a document: statements with their canonical blank-node
+ * labels (`_:c14nN` from RDFC-1.0, `_:f…` from the fallback), each version labelled on its own, in
+ * the order of their canonical lines.
+ */
 export interface GraphDiff {
-  readonly added: readonly string[];
-  readonly removed: readonly string[];
+  readonly added: readonly Statement[];
+  readonly removed: readonly Statement[];
   /** The weaker of the two canonicalisation methods; `fallback` means the diff is approximate. */
   readonly method: CanonicalMethod;
 }
@@ -12,7 +16,7 @@ export interface GraphDiff {
 const STRENGTH: Readonly<Record<CanonicalMethod, number>> = { exact: 2, rdfc1: 1, fallback: 0 };
 
 /**
- * Triples added and removed between two statement sets, for changes.parquet. Both graphs are
+ * Triples added and removed between two statement sets, for changes.parquet and delta.parquet. Both graphs are
  * canonicalised on their own (canonicalGraph), so blank nodes whose canonical labels agree are
  * the same: relabelling or reordering gives an empty diff, and a change in an IRI-only part
  * shows as exactly that triple. A change that touches a blank node's neighbourhood changes its
@@ -23,12 +27,15 @@ export async function diffStatements(
   before: readonly Statement[],
   after: readonly Statement[],
 ): Promise<GraphDiff> {
-  const [old, now] = await Promise.all([canonicalGraph(before), canonicalGraph(after)]);
-  const oldLines = new Set(old.lines);
-  const nowLines = new Set(now.lines);
+  const [old, now] = await Promise.all([canonicalStatements(before), canonicalStatements(after)]);
+  const missingFrom = (from: Map<string, Statement>, other: Map<string, Statement>) =>
+    [...from.keys()]
+      .filter((line) => !other.has(line))
+      .sort()
+      .map((line) => from.get(line)!);
   return {
-    added: now.lines.filter((l) => !oldLines.has(l)),
-    removed: old.lines.filter((l) => !nowLines.has(l)),
+    added: missingFrom(now.byLine, old.byLine),
+    removed: missingFrom(old.byLine, now.byLine),
     method: STRENGTH[old.method] <= STRENGTH[now.method] ? old.method : now.method,
   };
 }

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Statement } from '../core/index.ts';
 import { diffStatements } from '../rdf/index.ts';
+import { appendDelta, createDeltaStage } from './delta-rows.ts';
 import { retrievedRdf, sqlString } from './duckdb-session.ts';
 import { type EarlierSnapshot, findLastObservations } from './last-observations.ts';
 import { publishedQuadsSql, QUAD_COLUMNS, statementsByGraph } from './published-quads.ts';
@@ -50,7 +51,10 @@ async function loadPreviousObservations(
   return read.map((e) => e.name);
 }
 
-/** Counts added and removed triples for every changed document, batch by batch, into diff_counts. */
+/**
+ * Diffs every changed document, batch by batch: its counts of triples added and removed into
+ * diff_counts, the statements themselves into stage_delta (delta-rows.ts).
+ */
 async function diffChangedDocuments(
   connection: DuckDBConnection,
   folderOf: ReadonlyMap<string, string>,
@@ -62,6 +66,7 @@ async function diffChangedDocuments(
       WHERE c.changed ORDER BY p.previous_snapshot, d.url`)
   ).getRows() as string[][];
   const appender = await connection.createAppender('diff_counts');
+  const delta = await createDeltaStage(connection);
   // each earlier snapshot's quads in the current schema's shape (an older folder lacks columns)
   const quadsOf = new Map<string, string>();
   for (let start = 0; start < changed.length; start += DIFF_BATCH) {
@@ -97,9 +102,15 @@ async function diffChangedDocuments(
       appender.appendBigInt(BigInt(diff.added.length));
       appender.appendBigInt(BigInt(diff.removed.length));
       appender.endRow();
+      appendDelta(
+        delta,
+        { url, graph: finalUrl, previousSnapshot: snapshot, previousGraph: previousFinalUrl },
+        diff,
+      );
     }
   }
   appender.closeSync();
+  delta.closeSync();
 }
 
 /**

@@ -10,6 +10,8 @@ export {
   observationSnapshots,
   parseCatalogue,
 } from './catalogue.ts';
+export type { DeltaCount, DeltaFigures, PldDelta } from './delta-figures.ts';
+export { EMPTY_DELTA } from './delta-figures.ts';
 export type { DuckDbSession, DuckDbSessionOptions } from './duckdb-session.ts';
 export {
   countBy,
@@ -31,6 +33,7 @@ export type { ReparseOptions } from './reparse.ts';
 export { reparseSnapshot } from './reparse.ts';
 export type { ColumnSpec, SchemaVersion, TableName } from './schema.ts';
 export {
+  hasTable,
   NQUADS_FILE,
   parquetFileName,
   readTableSql,

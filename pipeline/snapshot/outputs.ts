@@ -11,7 +11,14 @@ import { corrupt } from './folder-error.ts';
 import type { ManifestFile, SnapshotManifest } from './manifest.ts';
 import { exportNquads } from './nquads-export.ts';
 import { countGraphStatements, type ExportedSnapshot, exportTable } from './parquet-export.ts';
-import { NQUADS_FILE, parquetFileName, type SchemaVersion, type TableName, tableColumns } from './schema.ts';
+import {
+  hasTable,
+  NQUADS_FILE,
+  parquetFileName,
+  type SchemaVersion,
+  type TableName,
+  tableColumns,
+} from './schema.ts';
 import { digestOutput } from './snapshot-digest.ts';
 import { type ArchiveSource, type CdxjDraft, warcOutput } from './warc-output.ts';
 
@@ -121,6 +128,35 @@ async function checkStatementCounts(ctx: CheckContext): Promise<void> {
   }
 }
 
+/**
+ * delta.parquet against changes.parquet: each changed document's rows are its `added` and `removed`
+ * statements, no other document has rows, and every row is one or the other.
+ */
+async function checkDeltaCounts(ctx: CheckContext): Promise<void> {
+  const changes = sqlString(join(ctx.folder, parquetFileName('changes')));
+  const delta = sqlString(join(ctx.folder, parquetFileName('delta')));
+  const [mismatch] = (
+    await ctx.connection.runAndReadAll(`SELECT url, c.added, c.removed, coalesce(d.added, 0), coalesce(d.removed, 0), d.other
+      FROM (SELECT url, added, removed FROM read_parquet(${changes}) WHERE changed) AS c
+      FULL JOIN (SELECT url, count(*) FILTER (op = 'added') AS added, count(*) FILTER (op = 'removed') AS removed,
+          count(*) FILTER (op IS DISTINCT FROM 'added' AND op IS DISTINCT FROM 'removed') AS other
+        FROM read_parquet(${delta}) GROUP BY url) AS d USING (url)
+      WHERE c.added IS DISTINCT FROM coalesce(d.added, 0) OR c.removed IS DISTINCT FROM coalesce(d.removed, 0)
+        OR d.other > 0
+      LIMIT 1`)
+  ).getRows();
+  if (mismatch) {
+    const [url, added, removed, rowsAdded, rowsRemoved, other] = mismatch;
+    throw corrupt(
+      ctx.folder,
+      Number(other) > 0
+        ? `${parquetFileName('delta')} has rows of ${url} whose op is neither added nor removed`
+        : `${parquetFileName('delta')} has ${rowsAdded} added and ${rowsRemoved} removed rows of ${url}, ` +
+            `changes.parquet says ${added ?? 'no change'} and ${removed ?? 'no change'}`,
+    );
+  }
+}
+
 /** One table as zstd Parquet (parquet-export.ts). quads.parquet also leaves each graph's count for documents. */
 function parquetOutput(table: TableName): SnapshotOutput {
   const name = parquetFileName(table);
@@ -132,8 +168,10 @@ function parquetOutput(table: TableName): SnapshotOutput {
       return [{ name, rows }];
     },
     async check(ctx) {
+      if (!hasTable(table, ctx.version)) return;
       await checkParquet(ctx, table);
       if (table === 'quads' && ctx.version >= 2) await checkStatementCounts(ctx);
+      if (table === 'delta') await checkDeltaCounts(ctx);
     },
   };
 }
@@ -191,7 +229,7 @@ const nquadsOutput: SnapshotOutput = {
 /**
  * Every output of a snapshot folder, in the order they are written (quads.parquet first: documents
  * takes its statement counts from it and data.nq.gz its lines) and listed in the manifest; the
- * digest is queried from the tables once they are all written; the crawl's WARC files and their
+ * digest is queried from the tables (delta.parquet among them, since schema 5) once they are all written; the crawl's WARC files and their
  * index come last.
  */
 export const OUTPUTS: readonly SnapshotOutput[] = [
@@ -200,6 +238,7 @@ export const OUTPUTS: readonly SnapshotOutput[] = [
   parquetOutput('redirects'),
   parquetOutput('changes'),
   parquetOutput('schedule'),
+  parquetOutput('delta'),
   nquadsOutput,
   digestOutput,
   warcOutput,

@@ -40,6 +40,9 @@ function tableQuery(table: TableName): string {
     case 'schedule':
       return `SELECT url, level, interval_ms, epoch_ms(next_due_ms) AS next_due, strategy, state
         FROM stage_schedule ORDER BY url`;
+    case 'delta':
+      return `SELECT * FROM stage_delta ORDER BY url, op, subject, predicate, object, object_kind,
+          datatype NULLS FIRST, lang NULLS FIRST, direction NULLS FIRST, source_graph NULLS FIRST`;
   }
 }
 

@@ -85,13 +85,14 @@ export interface PublishOptions {
  * writing data.nq.gz take nearly all of it. The ETA follows from these shares.
  */
 export const PHASE_WEIGHTS: Readonly<Record<string, number>> = {
-  staging: 30,
+  staging: 29,
   'change detection': 2,
   'quads.parquet': 28,
   'documents.parquet': 2,
   'redirects.parquet': 1,
   'changes.parquet': 1,
   'schedule.parquet': 1,
+  'delta.parquet': 1,
   'data.nq.gz': 30,
   'digest.json': 1,
   archive: 1,

@@ -6,12 +6,27 @@
  */
 import { sqlString } from './duckdb-session.ts';
 
-export const SNAPSHOT_SCHEMA_VERSION = 4;
+export const SNAPSHOT_SCHEMA_VERSION = 5;
 
 /** Schema versions this code reads (verify, change detection, statistics, histories). */
-export type SchemaVersion = 1 | 2 | 3 | 4;
+export type SchemaVersion = 1 | 2 | 3 | 4 | 5;
 
-export type TableName = 'documents' | 'quads' | 'redirects' | 'changes' | 'schedule';
+export type TableName = 'documents' | 'quads' | 'redirects' | 'changes' | 'schedule' | 'delta';
+
+/** The schema version each table was first published in; a folder of an older one has no such file. */
+const TABLE_SINCE: Readonly<Record<TableName, SchemaVersion>> = {
+  documents: 1,
+  quads: 1,
+  redirects: 1,
+  changes: 1,
+  schedule: 1,
+  delta: 5,
+};
+
+/** Whether a folder of schema `version` publishes `table`. */
+export function hasTable(table: TableName, version: SchemaVersion): boolean {
+  return version >= TABLE_SINCE[table];
+}
 
 export interface ColumnSpec {
   readonly name: string;
@@ -29,6 +44,18 @@ const SNAPSHOT_COLUMNS = [
   col('snapshot', 'VARCHAR'),
   col('snapshot_start', TIMESTAMPTZ),
   col('kind', 'VARCHAR'),
+];
+
+/** A statement as quads and delta hold it (docs/data-dictionary.md, quads.parquet). */
+const STATEMENT_COLUMNS = [
+  col('subject', 'VARCHAR'),
+  col('predicate', 'VARCHAR'),
+  col('object', 'VARCHAR'),
+  col('object_kind', 'VARCHAR'),
+  col('datatype', 'VARCHAR'),
+  col('lang', 'VARCHAR'),
+  col('direction', 'VARCHAR'),
+  col('source_graph', 'VARCHAR'),
 ];
 
 export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.freeze({
@@ -62,18 +89,7 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object
     col('validation', 'VARCHAR'),
     col('carried_from', 'VARCHAR'),
   ],
-  quads: [
-    ...SNAPSHOT_COLUMNS,
-    col('graph', 'VARCHAR'),
-    col('subject', 'VARCHAR'),
-    col('predicate', 'VARCHAR'),
-    col('object', 'VARCHAR'),
-    col('object_kind', 'VARCHAR'),
-    col('datatype', 'VARCHAR'),
-    col('lang', 'VARCHAR'),
-    col('direction', 'VARCHAR'),
-    col('source_graph', 'VARCHAR'),
-  ],
+  quads: [...SNAPSHOT_COLUMNS, col('graph', 'VARCHAR'), ...STATEMENT_COLUMNS],
   redirects: [
     ...SNAPSHOT_COLUMNS,
     col('url', 'VARCHAR'),
@@ -107,6 +123,14 @@ export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object
     col('next_due', TIMESTAMPTZ),
     col('strategy', 'VARCHAR'),
     col('state', 'VARCHAR'),
+  ],
+  delta: [
+    ...SNAPSHOT_COLUMNS,
+    col('url', 'VARCHAR'),
+    col('graph', 'VARCHAR'),
+    col('previous_snapshot', 'VARCHAR'),
+    col('op', 'VARCHAR'),
+    ...STATEMENT_COLUMNS,
   ],
 });
 
@@ -166,6 +190,7 @@ const TABLES_V1: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.fre
     ),
   changes: v1Timestamps(TABLES.changes),
   schedule: v1Timestamps(TABLES.schedule),
+  delta: TABLES.delta,
 });
 
 function v1Timestamps(columns: readonly ColumnSpec[]): ColumnSpec[] {
@@ -176,13 +201,13 @@ function v1Timestamps(columns: readonly ColumnSpec[]): ColumnSpec[] {
 
 /** The columns of a table in a given schema version (what `verify` checks a folder against). */
 export function tableColumns(table: TableName, version: SchemaVersion): readonly ColumnSpec[] {
-  if (version === 4) return TABLES[table];
+  if (version >= 4) return TABLES[table];
   return version === 3 ? TABLES_V3[table] : version === 2 ? TABLES_V2[table] : TABLES_V1[table];
 }
 
 /** True for a schema version this code can read. */
 export function isSchemaVersion(value: unknown): value is SchemaVersion {
-  return value === 1 || value === 2 || value === 3 || value === 4;
+  return value === 1 || value === 2 || value === 3 || value === 4 || value === 5;
 }
 
 /**
@@ -220,7 +245,8 @@ export function availabilityChangedSql(
  * 1's count (as parsed: at least the distinct count that schema 2 gives). Timestamps become
  * TIMESTAMPTZ read as UTC, whatever the session's time zone. `changes.availability_changed` of
  * schema 1-3 is derived again from the row's statuses and errors (docs/errata.md: those files
- * counted a 304 as an availability change).
+ * counted a 304 as an availability change). A table a version lacks (delta before schema 5) is an
+ * empty relation of its columns, so that a union over the history covers every folder.
  */
 export function readTableSql(
   file: string,
@@ -228,8 +254,11 @@ export function readTableSql(
   version: SchemaVersion,
   snapshot: { readonly startedAt: string; readonly kind: string },
 ): string {
+  if (!hasTable(table, version))
+    return `SELECT ${TABLES[table].map((c) => `NULL::${c.type} AS "${c.name}"`).join(', ')} WHERE false`;
   const source = `read_parquet(${sqlString(file)})`;
-  if (version === SNAPSHOT_SCHEMA_VERSION) return `SELECT * FROM ${source}`;
+  // schema 5 added a table and changed no column of the others
+  if (version >= 4) return `SELECT * FROM ${source}`;
   const absentSince = (columns: Readonly<Record<string, string>>) =>
     Object.entries(columns).map(([name, type]) => [name, `NULL::${type} AS ${name}`]);
   const derived: Record<string, string> = Object.fromEntries([

@@ -1,11 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { type DeltaFigures, EMPTY_DELTA, queryDeltaFigures, RDF_TYPE } from './delta-figures.ts';
 import { countBy, queryRows, retrievedRdf } from './duckdb-session.ts';
 import { corrupt } from './folder-error.ts';
 import type { SnapshotManifest } from './manifest.ts';
 import type { CheckContext, SnapshotOutput } from './outputs.ts';
 import {
+  hasTable,
   parquetFileName,
   readTableSql,
   type SchemaVersion,
@@ -20,8 +22,13 @@ export const DIGEST_FILE = 'digest.json';
  * Bumped whenever the digest's shape or queries change: a digest.json of another version is
  * recomputed from the folder's Parquet by whoever reads it (the portal), never trusted.
  */
-export const DIGEST_VERSION = 3;
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+export const DIGEST_VERSION = 4;
+/**
+ * The version before `delta` was added; the queries of the other fields are the same. A folder
+ * without delta.parquet (schema 1-4) has empty delta figures, so its digest of this version is
+ * read as the current one with them, and compared in its own form.
+ */
+const DIGEST_VERSION_BEFORE_DELTA = 3;
 const EXAMPLES = 10;
 const CLASSES = 50;
 
@@ -77,6 +84,8 @@ export interface SnapshotDigest {
     readonly comparisons: number;
     readonly changed: number;
   }>;
+  /** What changed, statement by statement (delta.parquet); empty before schema 5. */
+  readonly delta: DeltaFigures;
 }
 
 /** digest.json: the digest and the version of the queries that made it. */
@@ -177,6 +186,7 @@ async function queryDigest(
       comparisons: Number(comparisons),
       changed: Number(changed),
     })),
+    delta: await queryDeltaFigures(connection, t),
   };
 }
 
@@ -185,9 +195,21 @@ export function computeDigest(connection: DuckDBConnection, folder: string, mani
   return queryDigest(connection, folderTables(folder, manifest));
 }
 
-function digestText(digest: SnapshotDigest): string {
+function digestText(digest: SnapshotDigest, version = DIGEST_VERSION): string {
+  if (version === DIGEST_VERSION_BEFORE_DELTA) {
+    const { delta: _, ...before } = digest;
+    return `${JSON.stringify({ digestVersion: version, ...before })}\n`;
+  }
   const file: DigestFile = { digestVersion: DIGEST_VERSION, ...digest };
   return `${JSON.stringify(file)}\n`;
+}
+
+/** Whether a digest.json of `version` holds the current digest of a folder of `manifest`'s schema. */
+function isCurrent(version: number, manifest: Pick<SnapshotManifest, 'schemaVersion'>): boolean {
+  return (
+    version === DIGEST_VERSION ||
+    (version === DIGEST_VERSION_BEFORE_DELTA && !hasTable('delta', manifest.schemaVersion))
+  );
 }
 
 /**
@@ -203,7 +225,8 @@ export async function publishedDigest(
   const { digestVersion, ...digest } = JSON.parse(
     await readFile(join(folder, DIGEST_FILE), 'utf8'),
   ) as DigestFile;
-  return digestVersion === DIGEST_VERSION ? digest : null;
+  if (!isCurrent(digestVersion, manifest)) return null;
+  return digestVersion === DIGEST_VERSION ? digest : { ...digest, delta: EMPTY_DELTA };
 }
 
 /** digest.json, written last from the folder's own tables; `verify` recomputes it and compares. */
@@ -219,8 +242,10 @@ export const digestOutput: SnapshotOutput = {
     if (!ctx.manifest.files.some((f) => f.name === DIGEST_FILE)) return; // published before digests
     const text = await readFile(join(ctx.folder, DIGEST_FILE), 'utf8');
     const { digestVersion } = JSON.parse(text) as DigestFile;
-    if (digestVersion !== DIGEST_VERSION) return; // other queries: readers recompute, nothing to compare
-    if (text !== digestText(await computeDigest(ctx.connection, ctx.folder, ctx.manifest)))
+    // other queries: readers recompute, nothing to compare
+    if (!isCurrent(digestVersion, ctx.manifest)) return;
+    const digest = await computeDigest(ctx.connection, ctx.folder, ctx.manifest);
+    if (text !== digestText(digest, digestVersion))
       throw corrupt(ctx.folder, `${DIGEST_FILE} is not the digest of the folder's tables`);
   },
 };

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import {
   CATALOGUE_FILE,
   type CatalogueEntry,
+  EMPTY_DELTA,
   formatCatalogue,
   openDuckDb,
   snapshotName,
@@ -205,6 +206,8 @@ function digest(p: Planned, documents: number): SnapshotDigest {
         changed: int(s + 60 + k, comparisons + 1),
       };
     }),
+    // schema 2 folders publish no delta.parquet
+    delta: EMPTY_DELTA,
   };
 }
 

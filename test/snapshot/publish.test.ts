@@ -43,6 +43,7 @@ test('the folder holds exactly the documented files and nothing is left in .inco
     'SHA256SUMS',
     'changes.parquet',
     'data.nq.gz',
+    'delta.parquet',
     'digest.json',
     'documents.parquet',
     'manifest.json',
@@ -184,11 +185,11 @@ test('data.nq.gz is valid N-Quads (serdi) with the same quads in the same order 
 test('SHA256SUMS passes sha256sum -c and the manifest records files, counts and stats', async () => {
   const check = spawnSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: folder, encoding: 'utf8' });
   assert.equal(check.status, 0, check.stdout + check.stderr);
-  assert.equal(check.stdout.trim().split('\n').length, 8);
+  assert.equal(check.stdout.trim().split('\n').length, 9);
   const manifest = await readManifest(folder);
   assert.equal(manifest.kind, 'weekly');
   assert.equal(manifest.startedAt, '2026-11-16T00:00:00.000Z');
-  assert.equal(manifest.schemaVersion, 4);
+  assert.equal(manifest.schemaVersion, 5);
   assert.deepEqual(manifest.config, { concurrency: 64 });
   assert.deepEqual(manifest.counts, { documents: 7, statements: 15, redirects: 2, changes: 7, schedule: 0 });
   assert.equal(manifest.files.find((f) => f.name === 'quads.parquet')?.rows, 15);

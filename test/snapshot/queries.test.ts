@@ -88,6 +88,28 @@ const checks: Record<string, (rows: Record<string, unknown>[]) => void> = {
       change_rate: 1,
     });
   },
+  // the sample's second week: A gains a link to C, H a title (test/snapshot/delta.test.ts checks
+  // these queries against the portal's figures on removals, classes and blank nodes)
+  'delta-predicates.sql': (rows) => {
+    assert.deepEqual(
+      rows.map((r) => [r.predicate, r.added, r.removed, r.documents]),
+      [
+        ['http://xmlns.com/foaf/0.1/knows', '1', '0', '1'],
+        ['http://xmlns.com/foaf/0.1/title', '1', '0', '1'],
+      ],
+    );
+  },
+  'delta-classes.sql': (rows) => {
+    assert.deepEqual(rows, []);
+  },
+  'delta-links.sql': (rows) => {
+    assert.deepEqual(rows, [{ target: 'example.org', gained: '1', lost: '0', documents: '1' }]);
+  },
+  'delta-churn-per-pld.sql': (rows) => {
+    assert.deepEqual(rows, [
+      { week: '2026-11-23', pld: 'example.org', changed_documents: '2', added: '2', removed: '0' },
+    ]);
+  },
   'redirect-chains.sql': (rows) => {
     assert.equal(rows.length, 2);
     assert.equal(rows[0].statuses, '301 303');

@@ -66,7 +66,7 @@ async function relist(folder: string, name: string, bytes: Buffer | string): Pro
 
 test('a published folder verifies', async () => {
   const report = await verifySnapshot(good);
-  assert.deepEqual(report, { name: '2026-11-16', files: 9, bytes: report.bytes, quads: 15 });
+  assert.deepEqual(report, { name: '2026-11-16', files: 10, bytes: report.bytes, quads: 15 });
 });
 
 test('verify catches a flipped byte', async () => {
@@ -153,7 +153,7 @@ test('the published digest is the one queried from the tables, and verify catche
 test('observatory verify: exit 0 on the catalogue, exit 1 with one line on a damaged folder', async () => {
   const ok = spawnSync(process.execPath, [cli, 'verify', '--root', root], { encoding: 'utf8' });
   assert.equal(ok.status, 0, ok.stderr);
-  assert.match(ok.stdout, /^ok 2026-11-16: 9 files, \d+ bytes, 15 quads$/m);
+  assert.match(ok.stdout, /^ok 2026-11-16: 10 files, \d+ bytes, 15 quads$/m);
   const folder = await damaged('cli', (f) => rm(join(f, 'data.nq.gz')));
   const bad = spawnSync(process.execPath, [cli, 'verify', folder], { encoding: 'utf8' });
   assert.equal(bad.status, 1);
