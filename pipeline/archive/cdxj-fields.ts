@@ -43,21 +43,30 @@ export function plainHead(record: Buffer, start: number): PlainHead | null {
 }
 
 /**
- * Whether a record with a plain WARC head is one these fields know: a response, warcinfo, or a GET
- * request (the indexer pairs a request of another method with its response and changes its key).
+ * Whether a record with a plain WARC head is one these fields know: a response, a revisit with an
+ * HTTP head, warcinfo, or a GET request (the indexer pairs a request of another method with its
+ * response and changes its key).
  */
 export function knownRecord(record: Buffer, warc: PlainHead): boolean {
   const type = warc.get('warc-type');
   if (type === 'request') return record.subarray(warc.end, warc.end + GET.length).equals(GET);
+  if (type === 'revisit') return Number(warc.get('content-length') ?? 0) > 0;
   return type === 'response' || type === 'warcinfo';
 }
 
-/** A response's CDXJ fields but its place: urlkey, timestamp, url, mime, status, digest, in the indexer's order. */
+/** Whether a known record has a line of the index: a response or a revisit (knownRecord). */
+export function indexedType(warc: PlainHead): boolean {
+  const type = warc.get('warc-type');
+  return type === 'response' || type === 'revisit';
+}
+
+/** A response's (or revisit's) CDXJ fields but its place: urlkey, timestamp, url, mime, status, digest, in the indexer's order. */
 export type ResponseFields = Record<string, unknown>;
 
 /**
- * The fields of a response record whose heads are both plain, as CDXIndexer.getField makes each
- * (null: its HTTP head is not plain, or not inside the record's block).
+ * The fields of a response or revisit record whose heads are both plain, as CDXIndexer.getField
+ * makes each (null: its HTTP head is not plain, or not inside the record's block). A revisit's mime
+ * is `warc/revisit`, whatever its HTTP head says, so replay tools look its payload up by digest.
  */
 export function responseFields(record: Buffer, warc: PlainHead): ResponseFields | null {
   const url = warc.get('warc-target-uri');
@@ -72,7 +81,8 @@ export function responseFields(record: Buffer, warc: PlainHead): ResponseFields 
     timestamp: (warc.get('warc-date') ?? '').replace(/[-:T]/g, '').slice(0, 14),
     url,
   };
-  if (contentType !== undefined) fields.mime = contentType.split(';', 1)[0]?.trim();
+  if (warc.get('warc-type') === 'revisit') fields.mime = 'warc/revisit';
+  else if (contentType !== undefined) fields.mime = contentType.split(';', 1)[0]?.trim();
   fields.status = parts.length > 1 ? Number(parts[1]) : '';
   if (digest !== undefined) fields.digest = digest.split(':', 2)[1];
   return fields;

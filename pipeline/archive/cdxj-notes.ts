@@ -2,6 +2,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
+  indexedType,
   knownRecord,
   type MemberPlace,
   placedLine,
@@ -15,7 +16,7 @@ import {
  * crawl beside the file as it appends the member, so that publishing reads a line per member instead
  * of inflating and parsing the whole archive (a 200,000-document week's 525 MB archive: 15 s of CPU
  * that slowed the quads sort beside it by as much). One line per member, in file order:
- * `<offset> <length> <note>`, the note being the response's CDXJ line, `-` for a member with no line
+ * `<offset> <length> <note>`, the note being the response's (or revisit's) CDXJ line, `-` for a member with no line
  * (warcinfo, a GET request) or `?` for a response the indexer must read itself (a head that is not
  * plain). A record of another kind makes the crawl remove the file's notes, and so does a resumed
  * crawl that cuts a torn record off the file: the publish then reads that file as before. Notes are
@@ -35,7 +36,7 @@ export type IndexNote = ResponseFields | 'none' | 'indexer' | 'unknown';
 export function indexNote(record: Buffer): IndexNote {
   const warc = plainHead(record, 0);
   if (warc === null || !knownRecord(record, warc)) return 'unknown';
-  if (warc.get('warc-type') !== 'response') return 'none';
+  if (!indexedType(warc)) return 'none';
   return responseFields(record, warc) ?? 'indexer';
 }
 

@@ -4,6 +4,7 @@ import { CDXIndexer, WARCParser } from 'warcio';
 import { ObservatoryError, openRegularFileSync } from '../core/index.ts';
 import {
   cdxjLine,
+  indexedType,
   knownRecord,
   type MemberPlace,
   type PlainHead,
@@ -138,7 +139,7 @@ async function* runLines(filename: string, run: readonly HeadedMember[]): AsyncG
     return;
   }
   for (const { member, head } of run) {
-    if (head!.get('warc-type') !== 'response') continue;
+    if (!indexedType(head!)) continue;
     const fields = responseFields(member.body, head!);
     // a response's lone line is its line beside a GET request: the indexer pairs them for the method
     if (fields !== null) yield placedLine(fields, { filename, offset: member.offset, length: member.length });

@@ -8,9 +8,16 @@ export type { CrawlArchive, CrawlArchiveOptions } from './crawl-archive.ts';
 export { openCrawlArchive } from './crawl-archive.ts';
 export type { FileMember, MembersEnd } from './gzip-members.ts';
 export { gzipMembers } from './gzip-members.ts';
-export type { ArchivedResponse, ReadResponseOptions } from './read-response.ts';
+export type {
+  ArchivedResponse,
+  ReadResponseOptions,
+  RevisitReferents,
+  RevisitResolution,
+} from './read-response.ts';
 export { parseResponseRecord, readArchivedResponse } from './read-response.ts';
 export { recordDigestProblem } from './record-digests.ts';
 export type { RecordLimits } from './record-limits.ts';
 export { HEAD_ALLOWANCE, recordLimits } from './record-limits.ts';
-export { warcFilesIn } from './warc-files.ts';
+export type { Referent } from './revisit.ts';
+export { IDENTICAL_PAYLOAD_DIGEST, responseBehind, SERVER_NOT_MODIFIED } from './revisit.ts';
+export { warcFilePrefix, warcFilesIn } from './warc-files.ts';

@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { WARCParser } from 'warcio';
 import { ObservatoryError, openRegularFile, type WarcPointer } from '../core/index.ts';
 import { inflateBounded } from './gzip-members.ts';
-import { recordDigestProblem } from './record-digests.ts';
+import { digestProblem, recordDigestProblem } from './record-digests.ts';
 import type { RecordLimits } from './record-limits.ts';
+import { IDENTICAL_PAYLOAD_DIGEST, referentOf, SERVER_NOT_MODIFIED } from './revisit.ts';
 
 /** A response record read back: what the crawler received, before any decoding. */
 export interface ArchivedResponse {
@@ -12,7 +13,10 @@ export interface ArchivedResponse {
   readonly status: number;
   /** The HTTP headers as received (lookup ignores case; repeated headers joined with `, `). */
   readonly headers: Headers;
-  /** The body as received: still content-encoded. */
+  /**
+   * The body as received: still content-encoded. A revisit's is the payload of the record it refers
+   * to (identical-payload-digest), or none (server-not-modified: a 304 has no body).
+   */
   readonly payload: Buffer;
   /** WARC-Truncated, when the body is not whole. */
   readonly truncated: string | null;
@@ -21,7 +25,15 @@ export interface ArchivedResponse {
 export interface ReadResponseOptions {
   /** Also check the record against its WARC-Block-Digest and WARC-Payload-Digest (recordDigestProblem). */
   readonly digests?: boolean;
+  /** Where the records that revisits refer to may lie (RevisitReferents); without it a revisit of a payload is `corrupt`. */
+  readonly referents?: RevisitReferents;
 }
+
+/**
+ * The snapshot folder that holds a WARC file a revisit refers to, or null when the revisit's own
+ * folder may not refer to that file (it depends on no snapshot that lists it).
+ */
+export type RevisitReferents = (filename: string) => string | null;
 
 function corrupt(where: string, problem: string): ObservatoryError {
   return new ObservatoryError('corrupt', `${where}: ${problem}`);
@@ -64,7 +76,8 @@ async function pointedBytes(dir: string, pointer: WarcPointer, limits: RecordLim
  * The response record at `pointer` in the WARC files of `dir`: the pointer checked (pointedBytes),
  * its bytes one whole gzip member inflated within `limits.inflated` (stopped there, never inflated
  * whole), and read with warcio. A pointer that names no such member, or one that is no response
- * record, is `corrupt`; so, with `digests`, is a record that does not match its own digests.
+ * record, is `corrupt`; so, with `digests`, is a record that does not match its own digests. A
+ * revisit reads as the response it stands for (parseResponseRecord).
  */
 export async function readArchivedResponse(
   dir: string,
@@ -84,21 +97,64 @@ export async function readArchivedResponse(
     const problem = recordDigestProblem(member.body);
     if (problem !== null) throw corrupt(where, `the record is damaged: ${problem}`);
   }
-  return parseResponseRecord(member.body, where);
+  return parseResponseRecord(member.body, where, { limits, referents: options.referents });
 }
 
-/** An inflated WARC record read as a response record (warcio); anything else is `corrupt`, named by `where`. */
-export async function parseResponseRecord(record: Buffer, where: string): Promise<ArchivedResponse> {
+/** What resolving a revisit needs: the limits its referent is read within, and where referents may lie. */
+export interface RevisitResolution {
+  readonly limits: RecordLimits;
+  readonly referents?: RevisitReferents;
+}
+
+/**
+ * An inflated WARC record read as a response record (warcio); anything else is `corrupt`, named by
+ * `where`. A `revisit` reads as the response it stands for, with its own status and headers: a 304
+ * (server-not-modified) without a body; an identical payload (identical-payload-digest) with the
+ * payload of the record it refers to, read from where it says it lies (in a folder `referents`
+ * gives), which must be a whole response record of the same URI matching its own digests and the
+ * revisit's payload digest (a revisit never refers to another revisit).
+ */
+export async function parseResponseRecord(
+  record: Buffer,
+  where: string,
+  resolution?: RevisitResolution,
+): Promise<ArchivedResponse> {
   const parsed = await WARCParser.parse([record]).catch(() => null);
-  if (parsed?.warcType !== 'response' || !parsed.httpHeaders) {
+  const type = parsed?.warcType;
+  if ((type !== 'response' && type !== 'revisit') || !parsed?.httpHeaders) {
     throw new ObservatoryError('corrupt', `${where} is not a WARC response record`);
   }
-  const payload = Buffer.from(await parsed.readFully(false));
-  return {
-    url: parsed.warcTargetURI ?? '',
+  const url = parsed.warcTargetURI ?? '';
+  const response = {
+    url,
     status: Number(parsed.httpHeaders.statusCode),
     headers: parsed.httpHeaders.headers as Headers,
-    payload,
     truncated: parsed.warcHeader('WARC-Truncated') ?? null,
   };
+  if (type === 'response') return { ...response, payload: Buffer.from(await parsed.readFully(false)) };
+  const profile = parsed.warcHeader('WARC-Profile');
+  if (profile === SERVER_NOT_MODIFIED) return { ...response, payload: Buffer.alloc(0) };
+  if (profile !== IDENTICAL_PAYLOAD_DIGEST) {
+    throw corrupt(where, `a revisit of profile ${profile ?? '(none)'}, which this software does not read`);
+  }
+  const referent = referentOf({ get: (name) => parsed.warcHeader(name) ?? undefined });
+  if (referent === null)
+    throw corrupt(where, 'a revisit that does not say where the record it refers to lies');
+  const folder = resolution?.referents?.(referent.pointer.filename) ?? null;
+  if (resolution === undefined || folder === null) {
+    throw corrupt(
+      where,
+      `a revisit of a record in ${referent.pointer.filename}, which is in no snapshot its folder depends on`,
+    );
+  }
+  const original = await readArchivedResponse(folder, referent.pointer, resolution.limits, { digests: true });
+  if (original.url !== url || referent.uri !== url || original.truncated !== null) {
+    throw corrupt(
+      where,
+      `it refers to a record of ${original.url}${original.truncated ? ' not whole' : ''}, not of ${url}`,
+    );
+  }
+  const problem = digestProblem('WARC-Payload-Digest', referent.payloadDigest, original.payload);
+  if (problem !== null) throw corrupt(where, `the payload of the record it refers to: ${problem}`);
+  return { ...response, payload: original.payload };
 }

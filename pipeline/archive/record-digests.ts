@@ -32,7 +32,7 @@ function base32(bytes: Buffer): string {
  * Whether `data` has the digest `label` (`algorithm:value`, the value in hex, as our writer and
  * Webrecorder's tools write it, or in base 32, as Heritrix writes sha1), or why it cannot be told.
  */
-function digestProblem(name: string, label: string, data: Buffer): string | null {
+export function digestProblem(name: string, label: string, data: Buffer): string | null {
   const colon = label.indexOf(':');
   const algorithm = ALGORITHMS[label.slice(0, colon).toLowerCase()];
   if (colon < 0 || algorithm === undefined)

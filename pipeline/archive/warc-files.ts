@@ -50,6 +50,14 @@ function existingSerials(dir: string, prefix: string): number[] {
     .sort((a, b) => a - b);
 }
 
+/**
+ * The prefix of a WARC file's name, `<prefix>-<NNNNN>.warc.gz`: a crawl that publishes names its
+ * files after its snapshot, so this is the snapshot folder that holds the file. Null for another name.
+ */
+export function warcFilePrefix(filename: string): string | null {
+  return new RegExp(`^(.+)-\\d{${SERIAL_DIGITS}}\\.warc\\.gz$`).exec(filename)?.[1] ?? null;
+}
+
 /** The WARC files in `dir`, in name order (which is their order within each prefix). */
 export function warcFilesIn(dir: string): string[] {
   return existsSync(dir)

@@ -10,7 +10,7 @@ import type { ArchiveSource } from './warc-output.ts';
 
 const { archive, file } = workerData as { archive: ArchiveSource; file: string };
 try {
-  parentPort!.postMessage({ lines: await writeCdxjLines(archive, file) });
+  parentPort!.postMessage(await writeCdxjLines(archive, file));
 } catch (error) {
   // an error crosses to the main thread as a plain Error: a coded one (a damaged published file) is sent as its code
   if (!(error instanceof ObservatoryError)) throw error;

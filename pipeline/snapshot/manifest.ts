@@ -57,6 +57,11 @@ export interface SnapshotManifest {
   readonly config: unknown;
   /** Order-independent SHA-256 of the publish input: a rerun with the same input is recognised. */
   readonly inputFingerprint: string;
+  /**
+   * The snapshots whose WARC records this one's revisit records refer to (docs/archive.md,
+   * "Revisits"): its archive is whole only beside them. Absent when there are none.
+   */
+  readonly dependsOn?: readonly string[];
   /** Earlier snapshots read for change detection (newest first). */
   readonly previousSnapshots: readonly string[];
   readonly counts: {

@@ -407,6 +407,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
       const tables = Object.fromEntries(TABLE_NAMES.map((t) => [t, join(work, parquetFileName(t))]));
       const stats = await computeStats(connection, tables as Record<TableName, string>);
       phase('stats');
+      const dependsOn = (await draft)?.dependsOn ?? [];
       const manifest: SnapshotManifest = {
         schemaVersion: SNAPSHOT_SCHEMA_VERSION,
         name: options.name,
@@ -416,6 +417,7 @@ export async function openPublication(options: PublishOptions): Promise<Publicat
         softwareVersion: SOFTWARE_VERSION,
         config: options.config,
         inputFingerprint: staged.fingerprint,
+        ...(dependsOn.length > 0 ? { dependsOn } : {}),
         previousSnapshots,
         counts: {
           documents: rowsOf(parquetFileName('documents')),

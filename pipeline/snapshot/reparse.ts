@@ -2,7 +2,12 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { type RecordLimits, readArchivedResponse, recordLimits } from '../archive/index.ts';
+import {
+  type RecordLimits,
+  type RevisitReferents,
+  readArchivedResponse,
+  recordLimits,
+} from '../archive/index.ts';
 import type {
   Clock,
   CrawlConfig,
@@ -14,12 +19,13 @@ import type {
 } from '../core/index.ts';
 import { ObservatoryError, quoteInput } from '../core/index.ts';
 import { type ContextLoader, readDocument } from '../rdf/index.ts';
+import { listedWarcFiles, revisitReferents } from './archive-dependencies.ts';
 import { contentSha256, decodedBody, READ_ERRORS } from './archived-body.ts';
 import { archivedContextLoader } from './archived-contexts.ts';
 import { openDuckDb, queryRows, sqlString } from './duckdb-session.ts';
 import { hashFile } from './durable-fs.ts';
 import { corrupt } from './folder-error.ts';
-import { readManifest } from './manifest.ts';
+import { readManifest, type SnapshotManifest } from './manifest.ts';
 import { readingConfig } from './manifest-config.ts';
 import { openPublication, type PublishedSnapshot } from './publish.ts';
 import { readSchedule } from './read-schedule.ts';
@@ -27,7 +33,7 @@ import { carriedDocuments, carriedSources, uncarriedRecords } from './reparse-ro
 import { MANIFEST_FILE, parquetFileName } from './schema.ts';
 import { isSnapshotName } from './snapshot-name.ts';
 import { verifyFiles, verifySnapshot } from './verify.ts';
-import { CDXJ_FILE, listedWarcFiles } from './warc-output.ts';
+import { CDXJ_FILE } from './warc-output.ts';
 
 export interface ReparseOptions {
   /** A published snapshot folder with its WARC files (schema 3). */
@@ -143,6 +149,28 @@ async function checkCarriedSource(folder: string, name: string): Promise<void> {
 }
 
 /**
+ * The snapshots the folder's revisits refer into must be published under `root` first: the result
+ * links the same WARC files, and its revisits resolve only beside them (docs/archive.md, "Revisits").
+ */
+async function checkDependenciesUnder(
+  folder: string,
+  manifest: SnapshotManifest,
+  root: string,
+): Promise<void> {
+  for (const name of manifest.dependsOn ?? []) {
+    const there = await stat(join(root, name, MANIFEST_FILE)).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    if (!there) {
+      throw badInput(
+        `${folder} depends on snapshot ${name} (its revisit records refer to records there): reparse ${name} into ${root} first`,
+      );
+    }
+  }
+}
+
+/**
  * A context loader that remembers the first `corrupt` record it met: the parsers take a failed
  * context as the document's failure, but a damaged archive must stop the reparse (`damaged`).
  */
@@ -161,6 +189,8 @@ interface Source {
   readonly folder: string;
   readonly config: CrawlConfig;
   readonly records: RecordLimits;
+  /** Where the records its revisits refer to lie (revisitReferents). */
+  readonly referents: RevisitReferents;
   readonly loadContext: ContextLoader;
   /** The first damaged record a JSON-LD context was looked up in, if any (watchedLoader). */
   readonly damaged: () => ObservatoryError | null;
@@ -186,6 +216,7 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
   const root = resolve(options.root);
   const manifest = await sourceManifest(folder, root);
   await verifySnapshot(folder, { progress: options.verifyProgress });
+  await checkDependenciesUnder(folder, manifest, root);
   const config = readingConfig(folder, manifest);
   const records = recordLimits(config);
   const warcs = listedWarcFiles(manifest);
@@ -202,6 +233,7 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
       folder,
       config,
       records,
+      referents: await revisitReferents(folder, manifest),
       loadContext: contexts.loader,
       damaged: contexts.damaged,
     };
@@ -274,11 +306,12 @@ async function reread(source: Source, record: DocumentRecord): Promise<CrawledDo
   const { folder, config } = source;
   const pointer = { filename: record.warcFilename!, offset: record.warcOffset!, length: record.warcLength! };
   const where = `${pointer.filename} at ${pointer.offset}`;
-  const response = await readArchivedResponse(folder, pointer, source.records, { digests: true }).catch(
-    (error: unknown) => {
-      throw error instanceof ObservatoryError ? corrupt(folder, `${record.url}: ${error.message}`) : error;
-    },
-  );
+  const response = await readArchivedResponse(folder, pointer, source.records, {
+    digests: true,
+    referents: source.referents,
+  }).catch((error: unknown) => {
+    throw error instanceof ObservatoryError ? corrupt(folder, `${record.url}: ${error.message}`) : error;
+  });
   if (response.url !== record.finalUrl) {
     throw corrupt(folder, `${record.url} points at a record of ${response.url}, not of ${record.finalUrl}`);
   }

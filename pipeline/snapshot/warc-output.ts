@@ -1,12 +1,17 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type RecordLimits, readArchivedResponse, recordLimits } from '../archive/index.ts';
+import {
+  type RecordLimits,
+  type RevisitReferents,
+  readArchivedResponse,
+  recordLimits,
+} from '../archive/index.ts';
 import { type ErrorCode, ObservatoryError } from '../core/index.ts';
-import { writeCdxjLines } from './cdxj-draft.ts';
+import { listedWarcFiles, revisitReferents } from './archive-dependencies.ts';
+import { type DraftedLines, writeCdxjLines } from './cdxj-draft.ts';
 import { sqlString } from './duckdb-session.ts';
 import { ioError, linkOrCopy } from './durable-fs.ts';
 import { corrupt } from './folder-error.ts';
-import type { SnapshotManifest } from './manifest.ts';
 import type { CheckContext, SnapshotOutput, WriteContext, WrittenFile } from './outputs.ts';
 import { parquetFileName } from './schema.ts';
 import { checkWarcRecords } from './warc-records-check.ts';
@@ -31,6 +36,8 @@ export interface ArchiveSource {
 export interface CdxjDraft {
   readonly file: string;
   readonly lines: number;
+  /** The snapshots whose WARC records its revisits refer to: the manifest's `dependsOn`. */
+  readonly dependsOn: readonly string[];
 }
 
 const DRAFT_WORKER = new URL('./cdxj-draft-worker.ts', import.meta.url);
@@ -56,24 +63,24 @@ export async function draftCdxj(
 ): Promise<CdxjDraft | null> {
   if (archive === null || archive.files.length === 0) return null;
   const file = join(scratch, 'index.cdxj.unsorted');
-  const lines = await draftInWorker(archive, file, heapMb).catch((error: unknown) => {
+  const drafted = await draftInWorker(archive, file, heapMb).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') throw error;
     return writeCdxjLines(archive, file);
   });
-  return { file, lines };
+  return { file, ...drafted };
 }
 
 /** What the draft worker posts: its lines, or the coded error it stopped with (cdxj-draft-worker.ts). */
 type DraftMessage =
-  | { readonly lines: number }
+  | DraftedLines
   | { readonly failed: { readonly code: ErrorCode; readonly message: string } };
 
-function draftInWorker(archive: ArchiveSource, file: string, heapMb: number): Promise<number> {
+function draftInWorker(archive: ArchiveSource, file: string, heapMb: number): Promise<DraftedLines> {
   const worker = new Worker(DRAFT_WORKER, {
     workerData: { archive, file },
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 4 },
   });
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<DraftedLines>((resolve, reject) => {
     let posted: DraftMessage | null = null;
     worker.once('message', (message: DraftMessage) => {
       posted = message;
@@ -83,7 +90,7 @@ function draftInWorker(archive: ArchiveSource, file: string, heapMb: number): Pr
       if (posted === null)
         reject(new Error(`the CDXJ indexer of ${archive.dir} stopped (exit code ${code})`));
       else if ('failed' in posted) reject(new ObservatoryError(posted.failed.code, posted.failed.message));
-      else resolve(posted.lines);
+      else resolve(posted);
     });
   });
 }
@@ -98,15 +105,23 @@ async function writeSortedCdxj(ctx: WriteContext, draft: CdxjDraft, target: stri
 
 /**
  * The WARC record at a documents.parquet pointer: a response record for the row's final URL, read
- * within the crawl's record limits. A pointer that is not one (out of the file, negative, longer
- * than any record the crawl wrote) is `corrupt` naming the row.
+ * within the crawl's record limits, or a revisit that resolves to one (read-response.ts). A pointer
+ * that is not one (out of the file, negative, longer than any record the crawl wrote) is `corrupt`
+ * naming the row.
  */
-async function checkPointer(folder: string, row: unknown[], limits: RecordLimits): Promise<void> {
+async function checkPointer(
+  folder: string,
+  row: unknown[],
+  limits: RecordLimits,
+  referents: RevisitReferents,
+): Promise<void> {
   const [url, finalUrl, filename, offset, length] = row as [string, string, string, bigint, bigint];
   const pointer = { filename, offset: Number(offset), length: Number(length) };
-  const response = await readArchivedResponse(folder, pointer, limits).catch((error: unknown) => {
-    throw corrupt(folder, `${url}: ${(error as Error).message}`);
-  });
+  const response = await readArchivedResponse(folder, pointer, limits, { referents }).catch(
+    (error: unknown) => {
+      throw corrupt(folder, `${url}: ${(error as Error).message}`);
+    },
+  );
   if (response.url !== finalUrl) {
     throw corrupt(
       folder,
@@ -115,19 +130,12 @@ async function checkPointer(folder: string, row: unknown[], limits: RecordLimits
   }
 }
 
-/** The WARC files a manifest lists, in name order (their order within each prefix). */
-export function listedWarcFiles(manifest: SnapshotManifest): string[] {
-  return manifest.files
-    .map((f) => f.name)
-    .filter((name) => name.endsWith('.warc.gz'))
-    .sort();
-}
-
 /**
  * The crawl's WARC files (docs/archive.md), linked into the folder as the crawl wrote them, and
  * their CDXJ index (drafted by draftCdxj while the quads were sorted). Absent when the crawl kept no
- * archive. `verify` opens the record every documents.parquet pointer names; `verify --deep` reads
- * every record of every file (checkWarcRecords).
+ * archive. `verify` checks that the snapshots the manifest says its revisits depend on are there
+ * (revisitReferents) and opens the record every documents.parquet pointer names, through a revisit
+ * to the record it refers to; `verify --deep` reads every record of every file (checkWarcRecords).
  */
 export const warcOutput: SnapshotOutput = {
   phase: 'archive',
@@ -152,11 +160,12 @@ export const warcOutput: SnapshotOutput = {
         warc_length FROM read_parquet(${documents}) WHERE warc_filename IS NOT NULL ORDER BY warc_filename, warc_offset`);
     const files = listedWarcFiles(ctx.manifest);
     const listed = new Set(files);
+    const referents = await revisitReferents(ctx.folder, ctx.manifest);
     for (const row of pointers.getRows()) {
       if (!listed.has(row[2] as string))
         throw corrupt(ctx.folder, `${row[0]} points at ${row[2]}, which the manifest does not list`);
-      await checkPointer(ctx.folder, row, limits);
+      await checkPointer(ctx.folder, row, limits, referents);
     }
-    if (ctx.deep) await checkWarcRecords(ctx, files);
+    if (ctx.deep) await checkWarcRecords(ctx, files, referents);
   },
 };

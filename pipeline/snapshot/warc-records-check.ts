@@ -4,6 +4,8 @@ import {
   gzipMembers,
   notWhole,
   parseResponseRecord,
+  type RecordLimits,
+  type RevisitReferents,
   recordDigestProblem,
   recordLimits,
 } from '../archive/index.ts';
@@ -32,13 +34,28 @@ async function bodyRows(ctx: CheckContext, file: string): Promise<BodyRow[]> {
   }));
 }
 
-/** The body of the response record `member` decoded as the crawl decoded it, checked against each row pointing there. */
-async function checkBodies(ctx: CheckContext, file: string, member: FileMember, rows: readonly BodyRow[]) {
+/** Where a revisit's referent is read from, and within which limits. */
+interface Resolution {
+  readonly limits: RecordLimits;
+  readonly referents: RevisitReferents;
+}
+
+/**
+ * The body of the response record `member` (through a revisit, the record it refers to) decoded as
+ * the crawl decoded it, checked against each row pointing there.
+ */
+async function checkBodies(
+  ctx: CheckContext,
+  file: string,
+  member: FileMember,
+  rows: readonly BodyRow[],
+  resolution: Resolution,
+) {
   const where = `${join(ctx.folder, file)} at ${member.offset}`;
   let sha256: string;
   try {
     sha256 = contentSha256(
-      await decodedBody(await parseResponseRecord(member.body, where), ctx.config.maxBytes),
+      await decodedBody(await parseResponseRecord(member.body, where, resolution), ctx.config.maxBytes),
     );
   } catch (error) {
     // a zlib error as much as too_large: the crawl decoded this body within the same limit
@@ -72,7 +89,11 @@ function targetOf(record: Buffer): string {
  * every row the crawl read (BODY_READ_SQL) decodes, as the crawler decoded it, to the bytes its
  * content_sha256 names. Each file is read once, record by record; progress counts its bytes.
  */
-export async function checkWarcRecords(ctx: CheckContext, files: readonly string[]): Promise<void> {
+export async function checkWarcRecords(
+  ctx: CheckContext,
+  files: readonly string[],
+  referents: RevisitReferents,
+): Promise<void> {
   const limits = recordLimits(ctx.config);
   const sizes = new Map(ctx.manifest.files.map((f) => [f.name, f.bytes]));
   const total = files.reduce((sum, name) => sum + (sizes.get(name) ?? 0), 0);
@@ -107,7 +128,7 @@ export async function checkWarcRecords(ctx: CheckContext, files: readonly string
         }
         here.push(rows[next++]);
       }
-      if (here.length > 0) await checkBodies(ctx, file, member, here);
+      if (here.length > 0) await checkBodies(ctx, file, member, here, { limits, referents });
       records++;
       done += member.length;
       progress?.update({ done, total, extra: { records } });
