@@ -8,8 +8,10 @@ import type { Page } from 'playwright-core';
 import { crawlConfig } from '../../pipeline/core/index.ts';
 import { estimateCrawl, readHistoryStats } from '../../pipeline/schedule/index.ts';
 import { type BuiltPortal, buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
+import { SOURCE_REPOSITORY } from '../../pipeline/stats/source-repository.ts';
 import { openBrowser, type TestBrowser } from './browser.ts';
 import { HOSTILE_CLASS, HOSTILE_URLS } from './hostile-site.ts';
+import { layoutProblems } from './layout-checks.ts';
 import { buildSeries } from './series.ts';
 
 /** An `observatory evaluate --out` folder of the repository, shown on the Reproductions page. */
@@ -288,23 +290,167 @@ test('crawled markup is rendered as text, never as markup', async () => {
   await page.close();
 });
 
-test('pages read at phone width: no horizontal scrolling of the page; screenshots', async () => {
-  // the README's screenshots: PORTAL_SCREENSHOTS=docs/portal refreshes them; otherwise a temp folder
-  const SCREENSHOTS = process.env.PORTAL_SCREENSHOTS ?? join(work, 'screenshots');
-  await mkdir(SCREENSHOTS, { recursive: true });
+/** Each kind of page the portal has, by its path (a snapshot's page of either kind, a domain's). */
+function pageKind(url: string): string {
+  const path = new URL(url).pathname;
+  const snapshot = /^\/snapshots\/([^/]+)\/$/.exec(path)?.[1];
+  if (snapshot) return built.data.snapshots.find((s) => s.name === snapshot)?.kind ?? 'snapshot';
+  if (/^\/domains\/[^/]+\/$/.test(path)) return 'domain';
+  return path;
+}
+
+/** Runs the console's query `sql` and waits until it shows its result or its error. */
+async function runInConsole(page: Page, sql: string): Promise<void> {
+  await page.fill('#sql', sql);
+  await page.evaluate(() => {
+    (document.getElementById('sql-console') as HTMLElement).dataset.state = 'clicked';
+  });
+  await page.click('#run');
+  await page.waitForFunction(
+    () => ['done', 'error'].includes(document.getElementById('sql-console')?.dataset.state ?? ''),
+    null,
+    { timeout: 0 },
+  );
+}
+
+test('the layout check finds each defect it is for, measured in the page', async () => {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });
-  for (const url of pages.keys()) {
-    await page.goto(url);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `${url} scrolls sideways by ${overflow}px`);
+  const long = 'http://yago-knowledge.org/resource/Aristoteles_von_Stageira';
+  await page.setContent(`<!doctype html><meta name="viewport" content="width=device-width">
+    <style>body { margin: 0 } td { overflow-wrap: anywhere }</style>
+    <table id="broken" style="width: 200px"><tr><td>${long}</td><td>${'9'.repeat(40)}</td></tr></table>
+    <div id="bare" style="overflow-x: auto"><table><tr><td style="white-space: nowrap">${long} ${long}</td></tr></table></div>
+    <p id="tiny" style="font-size: 9px">small print</p>
+    <p id="cut" style="margin-left: 300px; width: 200px">past the edge</p>`);
+  const problems = await page.evaluate(layoutProblems);
+  const found = (pattern: RegExp) => problems.some((p) => pattern.test(p));
+  assert.ok(found(/"9{40}" broken over \d lines in a table cell/), problems.join('\n'));
+  assert.ok(found(/"Aristoteles" broken over \d lines in a table cell/), problems.join('\n'));
+  assert.ok(found(/table wider than its box .* not in a visibly scrollable container/), problems.join('\n'));
+  assert.ok(found(/scrolls sideways with no sign of it/), problems.join('\n'));
+  assert.ok(found(/text of 9\.0px: <p#tiny>/), problems.join('\n'));
+  assert.ok(found(/cut at the edge .*<p#cut>/), problems.join('\n'));
+  assert.ok(found(/the page is \d+px wider than the viewport/), problems.join('\n'));
+  await page.close();
+});
+
+test('every page kind reads at 390 and 1366 px: no word broken in a table cell, no hidden scrolling, no text under 11 px, nothing cut', async () => {
+  // PORTAL_SCREENSHOTS=docs/portal refreshes the screenshots of docs/portal.md and the README
+  const SCREENSHOTS = process.env.PORTAL_SCREENSHOTS ?? join(work, 'screenshots');
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const kinds = new Set([...pages.keys()].map(pageKind));
+  for (const kind of [
+    '/',
+    '/snapshots/',
+    'weekly',
+    'interval',
+    '/dynamics/',
+    '/reproductions/',
+    '/domains/',
+    'domain',
+    '/data/',
+    '/query/',
+    '/downloads/',
+    '/about/',
+    '/errata/',
+    '/dataset/',
+  ])
+    assert.ok(kinds.has(kind), `a page of kind ${kind} is reached from the home page`);
+  const page = await browser.context.newPage();
+  const domain = built.data.domains.find((d) => (d.latest?.listed.rows.length ?? 0) > 1)!;
+  for (const width of [390, 1366]) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const url of [...pages.keys(), `${server.url}404.html`]) {
+      await page.goto(url);
+      assert.deepEqual(await page.evaluate(layoutProblems), [], `${url} at ${width}px`);
+    }
+    // the console as it looks after a run: a result of long IRIs and times, then a long error
+    await page.goto(`${server.url}query/`);
+    const documents = built.data.snapshots
+      .find((s) => s.name === built.data.latestWeekly)!
+      .files.find((f) => f.name === 'documents.parquet')!.url;
+    await runInConsole(
+      page,
+      `SELECT url, final_url, fetched_at, status, error FROM read_parquet('${documents}') ORDER BY url LIMIT 20`,
+    );
+    assert.equal(await page.locator('#result tbody tr').count(), 20);
+    assert.deepEqual(await page.evaluate(layoutProblems), [], `the console's result at ${width}px`);
+    if (width === 390) await page.screenshot({ path: join(SCREENSHOTS, 'console-phone.png') });
+    await runInConsole(
+      page,
+      `SELECT * FROM read_parquet('${documents.replace('documents.parquet', 'no-such-table.parquet')}')`,
+    );
+    assert.match((await page.textContent('#error')) ?? '', /404/);
+    assert.deepEqual(await page.evaluate(layoutProblems), [], `the console's error at ${width}px`);
   }
-  await page.goto(server.url);
-  await page.screenshot({ path: join(SCREENSHOTS, 'home-phone.png') });
-  await page.goto(`${server.url}snapshots/${built.data.snapshots.at(-1)!.name}/`);
-  await page.screenshot({ path: join(SCREENSHOTS, 'snapshot-phone.png') });
+  // what docs/portal.md shows: the pages a newcomer opens first, at phone width
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [file, path] of [
+    ['home-phone.png', ''],
+    ['dynamics-phone.png', 'dynamics/#plds'],
+    ['domain-phone.png', `domains/${domain.slug}/#documents`],
+    ['downloads-phone.png', 'downloads/#latest'],
+    ['snapshot-phone.png', `snapshots/${built.data.latestWeekly}/`],
+  ]) {
+    await page.goto(server.url + path);
+    await page.screenshot({ path: join(SCREENSHOTS, file) });
+  }
   await page.close();
   assert.ok((await readFile(join(SCREENSHOTS, 'home-phone.png'))).length > 1000);
+});
+
+test('times to the second, counts in the right number, no raw Markdown, and docs named as links to the source', async () => {
+  const page = await browser.context.newPage();
+  // a crawl of the test's small Web starts and ends within a minute: to the minute both read the same
+  const weekly = built.data.snapshots.find((s) => s.name === built.data.latestWeekly)!;
+  await page.goto(`${server.url}snapshots/${weekly.name}/`);
+  const second = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+  assert.match(
+    (await page.textContent('main > p')) ?? '',
+    new RegExp(`crawled ${second(weekly.startedAt)} to ${second(weekly.endedAt)}`),
+  );
+  const links: { text: string; href: string }[] = [];
+  for (const url of pages.keys()) {
+    await page.goto(url);
+    const shown = await page.evaluate(() => {
+      const main = document.querySelector('main')!.cloneNode(true) as Element;
+      for (const e of main.querySelectorAll('pre, code, textarea, script, style, [aria-label]')) e.remove();
+      const text = (main.textContent ?? '').replace(/\s+/g, ' ');
+      const docs = [...document.querySelectorAll('main :not(pre, code) > a, main a:has(> code)')]
+        .filter((a) => /docs\//.test(a.textContent ?? ''))
+        .map((a) => ({ text: a.textContent ?? '', href: (a as HTMLAnchorElement).href }));
+      // a docs/ path in prose that is not a link
+      const bare = [...document.querySelectorAll('main :is(p, li, dd, figcaption, td)')].flatMap((e) =>
+        [...e.childNodes]
+          .filter((n) => n.nodeType === Node.TEXT_NODE && /\bdocs\/[\w/-]+\.md\b/.test(n.textContent ?? ''))
+          .map((n) => n.textContent ?? ''),
+      );
+      return { text, docs, bare };
+    });
+    links.push(...shown.docs);
+    assert.deepEqual(shown.bare, [], `${url}: a docs/ reference that is not a link`);
+    // Markdown as its marks: *emphasis*, [text](target), `code`
+    assert.doesNotMatch(shown.text, /(^|\s)\*\w[^*]*\w\*|\]\(|`/, url);
+    // "1 redirect hops", "1 documents": a count of one with a plural noun
+    assert.doesNotMatch(
+      shown.text,
+      /(?<![\d.,])\b1 (redirect hops|documents|files|snapshots|observations|distinct subjects|predicates|classes|literals|blank nodes)\b/,
+      url,
+    );
+  }
+  assert.ok(links.length >= 3, `${links.length} links to docs`);
+  for (const link of links)
+    assert.ok(link.href.startsWith(`${SOURCE_REPOSITORY}/`), `${link.text}: ${link.href}`);
+  await page.goto(`${server.url}about/`);
+  assert.equal(
+    await page.locator(`#source a[href="${SOURCE_REPOSITORY}"]`).count(),
+    1,
+    'About links the source',
+  );
+  await page.goto(`${server.url}data/`);
+  assert.ok((await page.locator('main td em').count()) > 0, "the dictionary's emphasis is rendered");
+  await page.close();
 });
 
 test('chart text is at least 11 px as rendered and never cut, on a phone and on a desktop', async () => {

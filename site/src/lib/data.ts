@@ -7,6 +7,7 @@ import {
   RENDERED_PAGES_FILE,
   type SnapshotView,
 } from '../../../pipeline/stats/portal-data.ts';
+import { SOURCE_REPOSITORY } from '../../../pipeline/stats/source-repository.ts';
 
 const dir = process.env.OBSERVATORY_PORTAL_DATA ?? new URL('../data/generated', import.meta.url).pathname;
 
@@ -67,9 +68,24 @@ export function size(bytes: number): string {
   return i === 0 ? `${bytes} bytes` : `${v.toFixed(1)} ${units[i]}`;
 }
 
-/** 2026-11-02 00:00 UTC */
+/**
+ * 2026-11-02 00:00:05 UTC: to the second, since a crawl of the small Web of a demo or a test starts
+ * and ends within one minute (to the minute, both read the same).
+ */
 export function when(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+}
+
+/** `1 redirect hop`, `2 redirect hops`, `1,024 documents`: a count with its noun in the right number. */
+export function count(value: number, singular: string, plural = `${singular}s`): string {
+  return `${n(value)} ${value === 1 ? singular : plural}`;
+}
+
+/** A file of the project's repository (`docs/crawling.md#x`) on its host, where the About page links the source. */
+export function sourceFile(path: string): string {
+  const [file, anchor] = path.split('#');
+  const kind = file.endsWith('/') ? 'tree' : 'blob';
+  return `${SOURCE_REPOSITORY}/${kind}/HEAD/${file}${anchor === undefined ? '' : `#${anchor}`}`;
 }
 
 /** Rows of a value -> count record, largest first. */
