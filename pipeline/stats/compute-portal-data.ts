@@ -42,6 +42,7 @@ import { computeReproductions } from './reproductions.ts';
 import { cachedDigest, snapshotDigest } from './snapshot-digest.ts';
 import type { StatsOptions } from './stats-options.ts';
 import { evaluationViews, readEstimations, readEvaluations } from './strategy-outputs.ts';
+import { whatChangesView } from './what-changes.ts';
 
 /** The files beside the pages, written next to portal.json and copied into the site's root. */
 export const DATASET_TURTLE = 'dataset.ttl';
@@ -217,6 +218,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
         mostDynamicDocuments: history.mostDynamicDocuments,
         vocabularies: vocabularyTable(snapshots),
       },
+      whatChanges: whatChangesView(snapshots),
       domains: await domainViews(
         snapshots,
         await queryDomainDocuments(

@@ -6,7 +6,7 @@ import type { ExampleQuery } from './portal-data.ts';
  * snapshot stage's TABLE_NAMES again, because the console's browser bundle cannot import that
  * module (it loads DuckDB's Node bindings); test/portal/console-examples.test.ts keeps them equal.
  */
-export const CONSOLE_TABLES = ['documents', 'quads', 'redirects', 'changes', 'schedule'] as const;
+export const CONSOLE_TABLES = ['documents', 'quads', 'redirects', 'changes', 'schedule', 'delta'] as const;
 
 const GLOB = new RegExp(`read_parquet\\('snapshots/\\*/(${CONSOLE_TABLES.join('|')})\\.parquet'\\)`, 'g');
 

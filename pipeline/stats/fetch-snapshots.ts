@@ -37,7 +37,15 @@ export interface FetchedInputs {
 
 /** Downloads at once: a few connections to one host, as a mirroring tool would use. */
 const PARALLEL_DOWNLOADS = 4;
-const DIGEST_TABLES: readonly TableName[] = ['documents', 'changes', 'redirects', 'schedule', 'quads'];
+/** The tables a digest is queried from; a folder of an older schema lists no delta.parquet, and none is fetched. */
+const DIGEST_TABLES: readonly TableName[] = [
+  'documents',
+  'changes',
+  'redirects',
+  'schedule',
+  'quads',
+  'delta',
+];
 const HISTORY_TABLES: readonly TableName[] = ['documents', 'changes'];
 
 function unavailable(url: string, problem: string): ObservatoryError {

@@ -2,10 +2,11 @@ import { barChart, type SeriesPoint, stackedTimeChart, timeChart } from './chart
 import type { History } from './history.ts';
 import { weeklyTrend } from './latest-alias.ts';
 import type { Chart, DataTable, SnapshotView } from './portal-data.ts';
+import { statementsChangedChart } from './what-changes.ts';
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 
-/** Every chart of the portal, keyed by id: trends on the home page, distributions on Dynamics. */
+/** Every chart of the portal, keyed by id: trends on the home page, distributions on Dynamics, What changes. */
 export async function portalCharts(
   snapshots: readonly SnapshotView[],
   history: History,
@@ -140,6 +141,7 @@ export async function portalCharts(
       },
       history.lifespan,
     ),
+    await statementsChangedChart(snapshots),
   ];
   return Object.fromEntries(charts.map((c) => [c.id, c]));
 }

@@ -6,6 +6,7 @@
 import type { SnapshotKind } from '../core/index.ts';
 import type { PldFigures, SnapshotDigest, SnapshotStats } from '../snapshot/index.ts';
 import type { ErratumView } from './errata.ts';
+import type { WhatChangesView } from './what-changes.ts';
 
 export type { PldFigures, SnapshotDigest };
 
@@ -223,6 +224,8 @@ export interface PortalData {
     readonly vocabularies: DataTable;
     readonly mostDynamicDocuments: DataTable;
   };
+  /** The "What changes" page: statements, predicates, classes and links added and removed (delta.parquet). */
+  readonly whatChanges: WhatChangesView;
   readonly domains: readonly DomainView[];
   /** Figures once published wrong, with the snapshots whose files still state them (pipeline/stats/errata.ts). */
   readonly errata: readonly ErratumView[];

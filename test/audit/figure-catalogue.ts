@@ -24,6 +24,7 @@ import {
   snap,
   TIME_CHARTS,
   table,
+  WHAT_CHANGES,
   weekly,
 } from './figure-values.ts';
 import { dynamicDocuments, dynamicPlds, fileFacts, round2, vocabularies } from './independent-figures.ts';
@@ -113,6 +114,7 @@ export const FIGURES: readonly Entry[] = [
   },
   digest('plds'),
   digest('classes'),
+  digest('delta'),
   {
     figure: 'snapshots[].files',
     truth: async (t, s) =>
@@ -195,6 +197,7 @@ export const FIGURES: readonly Entry[] = [
     figure: 'dynamics.vocabularies',
     truth: (t) => table(['class', 'comparisons', 'changes', 'change rate'], vocabularies(t.truth)),
   },
+  ...Object.entries(WHAT_CHANGES).map(([part, truth]): Checked => ({ figure: `whatChanges.${part}`, truth })),
   {
     figure: 'domains',
     truth: (t) =>

@@ -8,6 +8,7 @@ import {
   availabilityDistribution,
   changeFrequency,
   DEGREE_BUCKETS,
+  type DeltaTruth,
   kernelRdfPerPld,
   type LevelFigure,
   lifespan,
@@ -105,8 +106,127 @@ export const CHARTS: Readonly<Record<string, (t: AuditInput) => unknown>> = {
   },
   'availability-distribution': (t) => table(['availability', 'documents'], availabilityDistribution(t.truth)),
   lifespan: (t) => table(['observed for', 'documents'], lifespan(t.truth)),
+  'statements-changed': (t) => {
+    const weeks = deltaWeeks(t);
+    return table(
+      ['snapshot start', 'series', 'statements'],
+      [
+        ...weeks.map((w) => [iso(w[0].crawl.at), 'added', sumDelta(w, 'added')]),
+        ...weeks.map((w) => [iso(w[0].crawl.at), 'removed', sumDelta(w, 'removed')]),
+      ],
+    );
+  },
 };
-export const TIME_CHARTS = new Set(['documents', 'statements', 'plds', 'availability', 'changed', 'levels']);
+export const TIME_CHARTS = new Set([
+  'documents',
+  'statements',
+  'plds',
+  'availability',
+  'changed',
+  'levels',
+  'statements-changed',
+]);
+
+const deltaOf = (s: SnapshotTruth) => s.digest.delta as DeltaTruth;
+const sumDelta = (week: readonly SnapshotTruth[], field: 'added' | 'removed' | 'documents') =>
+  week.reduce((n, s) => n + deltaOf(s)[field], 0);
+
+/** The weeks of the What changes page: a weekly crawl and the interval crawls after it (Definitions, week). */
+function deltaWeeks(t: AuditInput): SnapshotTruth[][] {
+  const weeks: SnapshotTruth[][] = [];
+  for (const s of allSnapshots(t)) {
+    const afterWeekly = weeks.some((w) => w[0].crawl.kind === 'weekly');
+    if (s.crawl.kind === 'weekly' || !afterWeekly) weeks.push([s]);
+    else weeks[weeks.length - 1].push(s);
+  }
+  return weeks;
+}
+
+/** The 25 keys of most added + removed over the series, from each snapshot's ranking. */
+function summed(
+  t: AuditInput,
+  list: (d: DeltaTruth) => ReadonlyArray<{ key: string; added: number; removed: number }>,
+) {
+  const totals = new Map<string, [number, number]>();
+  for (const s of allSnapshots(t))
+    for (const k of list(deltaOf(s))) {
+      const [a, r] = totals.get(k.key) ?? [0, 0];
+      totals.set(k.key, [a + k.added, r + k.removed]);
+    }
+  return [...totals]
+    .sort(([a, x], [b, y]) => y[0] + y[1] - (x[0] + x[1]) || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, 25)
+    .map(([key, [added, removed]]) => [key, added, removed]);
+}
+
+/** The What changes page's tables, summed from the account's per-snapshot delta figures. */
+export const WHAT_CHANGES: Readonly<Record<string, (t: AuditInput) => unknown>> = {
+  since: (t) => t.truth.order[0] ?? null,
+  weeks: (t) =>
+    table(
+      [
+        'week of',
+        'snapshots',
+        'documents changed',
+        'statements added',
+        'statements removed',
+        'links gained',
+        'links lost',
+        'types added',
+        'types removed',
+        'PLD with most churn',
+      ],
+      deltaWeeks(t).map((week) => {
+        const churn = new Map<string, number>();
+        for (const s of week)
+          for (const p of deltaOf(s).plds) churn.set(p.pld, (churn.get(p.pld) ?? 0) + p.added + p.removed);
+        const busiest = [...churn].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? null;
+        const total = (f: keyof DeltaTruth) => week.reduce((n, s) => n + (deltaOf(s)[f] as number), 0);
+        return [
+          week[0].crawl.name,
+          week.length,
+          total('documents'),
+          total('added'),
+          total('removed'),
+          total('linksAdded'),
+          total('linksRemoved'),
+          total('typesAdded'),
+          total('typesRemoved'),
+          busiest,
+        ];
+      }),
+    ),
+  predicates: (t) =>
+    table(
+      ['predicate', 'added', 'removed'],
+      summed(t, (d) => d.predicates),
+    ),
+  classes: (t) =>
+    table(
+      ['class', 'added', 'removed'],
+      summed(t, (d) => d.classes),
+    ),
+  links: (t) =>
+    table(
+      ['link target', 'gained', 'lost'],
+      summed(t, (d) => d.linkTargets),
+    ),
+  plds: (t) => {
+    const totals = new Map<string, [number, number, number]>();
+    for (const s of allSnapshots(t))
+      for (const p of deltaOf(s).plds) {
+        const [d, a, r] = totals.get(p.pld) ?? [0, 0, 0];
+        totals.set(p.pld, [d + p.documents, a + p.added, r + p.removed]);
+      }
+    return table(
+      ['PLD', 'changed documents', 'statements added', 'statements removed', 'churn per changed document'],
+      [...totals]
+        .sort(([a, x], [b, y]) => y[1] + y[2] - (x[1] + x[2]) || (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, 25)
+        .map(([pld, [d, a, r]]) => [pld, d, a, r, Number(((a + r) / d).toFixed(1))]),
+    );
+  },
+};
 
 export const CHART_PARTS = {
   id: 'the chart’s name',

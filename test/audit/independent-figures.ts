@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Parser } from 'n3';
 import { estimateChangeRate } from '../../pipeline/stats/change-rates.ts';
 import type { AuditCrawl } from './audit-series.ts';
 import {
@@ -93,6 +94,85 @@ export function top(c: Count, n: number): Ranked[] {
     .slice(0, n);
 }
 
+interface DeltaKey {
+  key: string;
+  added: number;
+  removed: number;
+}
+
+/** The 50 keys of most statements added + removed, ties by key (the digest's rankings). */
+function topDelta(c: Map<string, DeltaKey>, n = 50): DeltaKey[] {
+  return [...c.values()]
+    .sort((a, b) => b.added + b.removed - (a.added + a.removed) || byKey(a.key, b.key))
+    .slice(0, n);
+}
+
+/** Where a link points, as the Definitions say: the IRI's host without user and port, else its scheme. */
+function linkTarget(iri: string): string {
+  const url = new URL(iri);
+  return url.host === '' ? url.protocol : url.hostname.toLowerCase();
+}
+
+/**
+ * What changed statement by statement (digest.json `delta`, docs/data-dictionary.md Definitions):
+ * each changed observation's canonical lines (RDFC-1.0 by rdf-canonize, each graph on its own) not
+ * in its previous observation's, and the reverse, read back with n3.
+ */
+function deltaTruth(rows: readonly ComparedObservation[]) {
+  const predicates = new Map<string, DeltaKey>();
+  const classes = new Map<string, DeltaKey>();
+  const links = new Map<string, DeltaKey>();
+  const plds = new Map<string, { pld: string; documents: number; added: number; removed: number }>();
+  const totals = { added: 0, removed: 0, linksAdded: 0, linksRemoved: 0, typesAdded: 0, typesRemoved: 0 };
+  let documents = 0;
+  const count = (c: Map<string, DeltaKey>, key: string, op: 'added' | 'removed') => {
+    const k = c.get(key) ?? { key, added: 0, removed: 0 };
+    k[op]++;
+    c.set(key, k);
+  };
+  for (const r of rows) {
+    if (!r.changed || !r.graph || !r.previous?.graph) continue;
+    const now = r.graph.lines;
+    const before = r.previous.graph.lines;
+    const ops = [
+      ['added', [...now].filter((l) => !before.has(l))],
+      ['removed', [...before].filter((l) => !now.has(l))],
+    ] as const;
+    if (ops[0][1].length + ops[1][1].length === 0) continue;
+    documents++;
+    const p = plds.get(r.pld) ?? { pld: r.pld, documents: 0, added: 0, removed: 0 };
+    p.documents++;
+    plds.set(r.pld, p);
+    for (const [op, lines] of ops)
+      for (const line of lines) {
+        const [q] = new Parser({ format: 'N-Quads' }).parse(line);
+        totals[op]++;
+        p[op]++;
+        count(predicates, q.predicate.value, op);
+        if (q.object.termType !== 'NamedNode') continue;
+        if (q.predicate.value === RDF_TYPE) {
+          totals[op === 'added' ? 'typesAdded' : 'typesRemoved']++;
+          count(classes, q.object.value, op);
+        } else {
+          totals[op === 'added' ? 'linksAdded' : 'linksRemoved']++;
+          count(links, linkTarget(q.object.value), op);
+        }
+      }
+  }
+  return {
+    documents,
+    ...totals,
+    predicates: topDelta(predicates),
+    classes: topDelta(classes),
+    linkTargets: topDelta(links),
+    plds: [...plds.values()].sort(
+      (a, b) => b.added + b.removed - (a.added + a.removed) || byKey(a.pld, b.pld),
+    ),
+  };
+}
+
+export type DeltaTruth = ReturnType<typeof deltaTruth>;
+
 /** Bucket of triples added + removed (the degree of change). */
 export function degreeBucket(n: number): string {
   return n <= 1 ? '1' : n <= 5 ? '2-5' : n <= 20 ? '6-20' : n <= 100 ? '21-100' : 'over 100';
@@ -176,6 +256,7 @@ function snapshotTruth(
   for (const r of rows)
     if (r.error !== null && (!errors.has(r.error) || r.url < errors.get(r.error)!))
       errors.set(r.error, r.url);
+  const delta = deltaTruth(rows);
   const chains = rows
     .filter((r) => r.hops.length > 0)
     .sort((a, b) => b.hops.length - a.hops.length || byKey(a.url, b.url))
@@ -235,6 +316,7 @@ function snapshotTruth(
         .map(([key, t]) => ({ key, ...t }))
         .sort((a, b) => b.comparisons - a.comparisons || byKey(a.key, b.key))
         .slice(0, 50),
+      delta,
     },
     tableRows: {
       'data.nq.gz': statements,
@@ -245,6 +327,7 @@ function snapshotTruth(
       'redirects.parquet': hops,
       'changes.parquet': rows.length,
       'schedule.parquet': kernel.length,
+      'delta.parquet': delta.added + delta.removed,
     },
     plds,
   };

@@ -41,6 +41,14 @@ test('every leaf of portal.json is checked or listed with a reason', () => {
   for (const l of audit.report.listed) assert.ok(l.reason.length > 0, l.figure);
 });
 
+test('the series has statements, links and types added and removed for the delta figures to agree on', () => {
+  const deltas = [...audit.truth.snapshots.values()].map(
+    (s) => s.digest.delta as { added: number; removed: number; linksAdded: number; linksRemoved: number },
+  );
+  for (const field of ['added', 'removed', 'linksAdded', 'linksRemoved'] as const)
+    assert.ok(deltas.reduce((n, d) => n + d[field], 0) > 0, field);
+});
+
 test('every figure of portal.json agrees with the independent account (known wrong ones aside)', () => {
   assert.deepEqual(differingLines(audit), []);
   assert.deepEqual(audit.report.staleKnownWrong, []);

@@ -147,7 +147,14 @@ test('a rebuild reads per-snapshot digests from the cache instead of querying ag
 test('the data dictionary and the example queries are the project docs', async () => {
   assert.deepEqual(
     data.dictionary.map((t) => t.file),
-    ['documents.parquet', 'quads.parquet', 'redirects.parquet', 'changes.parquet', 'schedule.parquet'],
+    [
+      'documents.parquet',
+      'quads.parquet',
+      'redirects.parquet',
+      'changes.parquet',
+      'delta.parquet',
+      'schedule.parquet',
+    ],
   );
   const docs = new URL('../../docs/queries/', import.meta.url).pathname;
   for (const q of data.queries) assert.equal(q.sql, await readFile(join(docs, q.file), 'utf8'));
