@@ -1,8 +1,9 @@
 import type { CrawlConfig, WarcPointer } from '../core/index.ts';
 import { SOFTWARE_NAME, SOFTWARE_VERSION } from '../core/index.ts';
 import type { ExchangeObserver, ExchangeRecord } from '../web/index.ts';
+import { responseBehind } from './revisit.ts';
 import { openWarcFiles, type WarcFiles } from './warc-files.ts';
-import { exchangeMembers, type WarcInfo, warcinfoMember } from './warc-records.ts';
+import { type EarlierRecord, exchangeMembers, type WarcInfo, warcinfoMember } from './warc-records.ts';
 
 /** Where a crawl's archive goes. */
 export interface CrawlArchiveOptions {
@@ -13,10 +14,31 @@ export interface CrawlArchiveOptions {
   readonly config: CrawlConfig;
   /** Clock time of the warcinfo records. */
   readonly now: () => number;
+  /** A URL's previous observation with an archived record: its answers may be archived as revisits of it. */
+  readonly earlier?: (url: string) => EarlierObservation | undefined;
+}
+
+/** A URL's previous observation, as far as the archive can refer to its record. */
+export interface EarlierObservation {
+  /** The URL its record was archived for (the previous observation's final URL). */
+  readonly url: string;
+  /** The snapshot folder that holds its record. */
+  readonly dir: string;
+  readonly pointer: WarcPointer;
+  /** SHA-256 (hex) of its decoded body. */
+  readonly contentSha256: string;
 }
 
 /** The WARC archive of one crawl: observes the fetcher's exchanges and writes them. */
 export interface CrawlArchive extends ExchangeObserver {
+  /**
+   * Until the function returned is called, a response for the final URL of `url`'s previous
+   * observation (options.earlier) is archived as a revisit of that observation's record when it may
+   * be (warc-records.ts): a crawl says so around each fetch, so that an answer reached through a
+   * redirect is matched too, and the archive holds no more than one observation per fetch under way.
+   * An answer of a URL whose own previous observation ended there is matched without it.
+   */
+  expect(url: string): () => void;
   /**
    * Where the response record of exchange `id` lies, once it is on disk; null for no id or an
    * exchange without a response. Ask right after the fetch that made the exchange returns: the
@@ -37,6 +59,24 @@ export interface CrawlArchive extends ExchangeObserver {
 const RETAINED = 4096;
 /** Room for a record's headers and gzip's worst case around a body of the byte limit. */
 const MEMBER_SLACK = 1 << 20;
+
+const IDENTITY = /^\s*(identity)?\s*$/i;
+
+/**
+ * The record behind a URL's previous observation, for an exchange of that URL. An identity-coded
+ * payload is the decoded body the previous observation's content_sha256 hashes: when that differs,
+ * the payloads differ and nothing is read; otherwise the record's head is (responseBehind).
+ */
+function earlierRecord(record: ExchangeRecord, earlier: EarlierObservation): EarlierRecord {
+  const coding = record.response?.headers.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1];
+  return async (digest) => {
+    if (digest !== null && IDENTITY.test(coding ?? '') && digest !== `sha256:${earlier.contentSha256}`) {
+      return null;
+    }
+    const referent = await responseBehind(earlier.dir, earlier.pointer);
+    return referent?.uri === record.url ? referent : null;
+  };
+}
 
 /**
  * Opens (or, after a crash, resumes) the archive of a crawl. The files are opened in the background;
@@ -63,9 +103,10 @@ export function openCrawlArchive(options: CrawlArchiveOptions): CrawlArchive {
   let firstFailure: unknown = null;
   // records are serialised concurrently but appended in the order the exchanges ended
   let turn: Promise<void> = Promise.resolve();
+  const expected = new Map<string, EarlierObservation>();
 
-  async function archive(record: ExchangeRecord): Promise<WarcPointer | null> {
-    const serialised = exchangeMembers(record);
+  async function archive(record: ExchangeRecord, earlier: EarlierRecord | null): Promise<WarcPointer | null> {
+    const serialised = exchangeMembers(record, earlier);
     const previous = turn;
     let next!: () => void;
     turn = new Promise((resolve) => {
@@ -86,8 +127,20 @@ export function openCrawlArchive(options: CrawlArchiveOptions): CrawlArchive {
   }
 
   return {
+    expect(url) {
+      const earlier = options.earlier?.(url);
+      if (earlier === undefined) return () => {};
+      expected.set(earlier.url, earlier);
+      return () => {
+        if (expected.get(earlier.url) === earlier) expected.delete(earlier.url);
+      };
+    },
     exchanged(record) {
-      const pointer = archive(record);
+      // any answer of a URL observed at that very URL, whichever fetch asked (a JSON-LD context, a
+      // second fetch that redirected there): which fetches overlap must not decide what is archived
+      const own = options.earlier?.(record.url);
+      const seen = expected.get(record.url) ?? (own?.url === record.url ? own : undefined);
+      const pointer = archive(record, seen ? earlierRecord(record, seen) : null);
       inFlight.add(pointer);
       // nobody may ever ask for this one: the failure is kept for close() instead of going unhandled
       pointer

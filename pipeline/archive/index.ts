@@ -4,7 +4,7 @@
  * read. Layout, records, pointers and crash behaviour: docs/archive.md.
  */
 export { cdxjEntries, notWhole } from './cdxj.ts';
-export type { CrawlArchive, CrawlArchiveOptions } from './crawl-archive.ts';
+export type { CrawlArchive, CrawlArchiveOptions, EarlierObservation } from './crawl-archive.ts';
 export { openCrawlArchive } from './crawl-archive.ts';
 export type { FileMember, MembersEnd } from './gzip-members.ts';
 export { gzipMembers } from './gzip-members.ts';

@@ -69,8 +69,8 @@ const HEAD_READ = 16 * 1024;
 
 /**
  * The full response record behind the record at `pointer` in `dir`: that record itself when it is a
- * response, the one it refers to when it is a revisit that says where (a revisit never refers to
- * another revisit), else null. Reads the start of its gzip member only, so that a crawl asks this
+ * response other than a 304, the one it refers to when it is a revisit that says where (a revisit
+ * never refers to another revisit), else null. Reads the start of its gzip member only, so that a crawl asks this
  * of an earlier observation for the cost of one small read; the record is not checked, only its
  * WARC head read: what refers to it is checked by its readers (read-response.ts).
  */
@@ -97,6 +97,8 @@ export async function responseBehind(dir: string, pointer: WarcPointer): Promise
       'warc-payload-digest',
     ].map((name) => head.get(name));
     if (type !== 'response' || !recordId || !uri || !date || !payloadDigest) return null;
+    // a 304 archived as a response (before revisits were written) has no payload to refer to
+    if (/^HTTP\/\S+ 304\b/.test(start.toString('latin1', head.end, head.end + 16))) return null;
     return { recordId, uri, date, payloadDigest, pointer };
   } catch {
     return null;

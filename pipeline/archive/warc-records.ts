@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import type { ExchangeRecord, RawResponse } from '../web/index.ts';
 import { type IndexNote, indexNote } from './cdxj-notes.ts';
+import { IDENTICAL_PAYLOAD_DIGEST, type Referent, refersToHeaders, SERVER_NOT_MODIFIED } from './revisit.ts';
 
 const gzip = promisify(zlib.gzip);
 const WARC_VERSION = 'WARC/1.1';
@@ -26,24 +27,34 @@ const digest = (hash: Hash) => `sha256:${hash.digest('hex')}`;
  * A record's bytes as its own gzip member, the unit a WARC pointer (offset, length) names. warcio
  * lays the record out; the digests are computed here with Node's native SHA-256 (warcio skips its
  * own, WebAssembly, hashing when they are set: several times faster on small records), over the
- * block exactly as warcio writes it: its HTTP head, then the payload. Its index note is read from the
- * record's bytes before compression.
+ * block exactly as warcio writes it: its HTTP head, then the payload. A revisit's block is its HTTP
+ * head alone and its payload digest the one of the record it refers to, set by its maker. Its index
+ * note is read from the record's bytes before compression.
  */
-async function member(record: WARCRecord, payload: readonly Buffer[] = []): Promise<ArchivedMember> {
+async function member(
+  record: WARCRecord,
+  payload: readonly Buffer[] = [],
+  knownPayloadDigest: string | null = null,
+): Promise<ArchivedMember> {
   if (record.httpHeaders) {
-    const payloadHash = createHash('sha256');
     const blockHash = createHash('sha256').update(`${record.httpHeaders.toString()}\r\n`);
-    for (const chunk of payload) {
-      payloadHash.update(chunk);
-      blockHash.update(chunk);
+    for (const chunk of payload) blockHash.update(chunk);
+    if (record.warcType !== 'revisit') {
+      record.warcHeaders.headers.set('WARC-Payload-Digest', knownPayloadDigest ?? payloadDigest(payload));
     }
-    record.warcHeaders.headers.set('WARC-Payload-Digest', digest(payloadHash));
     record.warcHeaders.headers.set('WARC-Block-Digest', digest(blockHash));
   }
   const plain = await WARCSerializer.serialize(record, { gzip: false });
   const bytes = Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength);
   // Node's zlib, on its thread pool, compresses faster than warcio's own path
   return { bytes: await gzip(bytes), note: indexNote(bytes) };
+}
+
+/** WARC-Payload-Digest of a payload, as our writer gives it. */
+function payloadDigest(payload: readonly Buffer[]): string {
+  const hash = createHash('sha256');
+  for (const chunk of payload) hash.update(chunk);
+  return digest(hash);
 }
 
 /** The request head as sent, split into its request line and header pairs. */
@@ -68,11 +79,45 @@ function storedHeaders(headers: RawResponse['headers']): [string, string][] {
 }
 
 /**
- * The WARC records of one exchange that got a response: `response` (status line, headers and body as
- * received, content-encoding kept) and `request` (the head as sent) with WARC-Concurrent-To naming
- * the response. Null for an exchange without a response: there is nothing to replay.
+ * The full response record archived earlier for an exchange's URL, when its payload has the digest
+ * given (for a 304, whatever the digest: null); null when there is none. Given by the crawl's
+ * archive from the URL's previous observation (crawl-archive.ts).
  */
-export async function exchangeMembers(record: ExchangeRecord): Promise<ExchangeMembers | null> {
+export type EarlierRecord = (payloadDigest: string | null) => Promise<Referent | null>;
+
+/**
+ * What record a response is archived as: a `revisit` of profile server-not-modified for a 304
+ * (referring to the record its validators came from, when known), a `revisit` of profile
+ * identical-payload-digest for a whole, non-empty payload whose digest is that of the record
+ * `earlier` names, else a `response` with its payload.
+ */
+async function responseKind(
+  response: RawResponse,
+  earlier: EarlierRecord | null,
+): Promise<{ profile: string | null; referent: Referent | null; digest: string | null }> {
+  if (response.status === 304) {
+    return { profile: SERVER_NOT_MODIFIED, referent: (await earlier?.(null)) ?? null, digest: null };
+  }
+  if (earlier === null || response.truncated !== null || response.bodyBytes === 0) {
+    return { profile: null, referent: null, digest: null };
+  }
+  const own = payloadDigest(response.body);
+  const referent = await earlier(own);
+  return referent?.payloadDigest === own
+    ? { profile: IDENTICAL_PAYLOAD_DIGEST, referent, digest: own }
+    : { profile: null, referent: null, digest: own };
+}
+
+/**
+ * The WARC records of one exchange that got a response: `response` (status line, headers and body as
+ * received, content-encoding kept), or a `revisit` with the status line and headers and no body
+ * (responseKind), and `request` (the head as sent) with WARC-Concurrent-To naming the first. Null for
+ * an exchange without a response: there is nothing to replay.
+ */
+export async function exchangeMembers(
+  record: ExchangeRecord,
+  earlier: EarlierRecord | null = null,
+): Promise<ExchangeMembers | null> {
   const response = record.response;
   if (response === null) return null;
   const date = new Date(record.sentAt).toISOString();
@@ -80,17 +125,21 @@ export async function exchangeMembers(record: ExchangeRecord): Promise<ExchangeM
   const warcHeaders: Record<string, string> = {};
   if (record.remoteAddress !== null) warcHeaders['WARC-IP-Address'] = record.remoteAddress;
   if (response.truncated !== null) warcHeaders['WARC-Truncated'] = response.truncated;
+  const { profile, referent, digest: ownDigest } = await responseKind(response, earlier);
+  const payload = profile === null ? response.body : [];
   const responseRecord = WARCRecord.create(
     {
       ...common,
-      type: 'response',
+      type: profile === null ? 'response' : 'revisit',
       statusline: `HTTP/1.1 ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
       httpHeaders: storedHeaders(response.headers),
-      warcHeaders,
+      warcHeaders: referent === null ? warcHeaders : { ...warcHeaders, ...refersToHeaders(referent) },
     },
-    response.body,
+    payload,
   );
-  const responseBytes = member(responseRecord, response.body);
+  // warcio names every revisit identical-payload-digest
+  if (profile !== null) responseRecord.warcHeaders.headers.set('WARC-Profile', profile);
+  const responseBytes = member(responseRecord, payload, ownDigest);
   if (record.requestHead === null) return { response: await responseBytes, request: null };
   const head = parseHead(record.requestHead);
   const requestRecord = WARCRecord.create(

@@ -102,7 +102,10 @@ export interface Validators {
  */
 export type Validation = 'not_modified' | 'modified' | 'unmatched' | 'stale_304';
 
-/** A URL's previous observation, as far as a re-visit needs it: to ask, and to carry over on a 304. */
+/**
+ * A URL's previous observation, as far as a re-visit needs it: to ask, to carry over on a 304, and
+ * to archive an unchanged answer as a revisit of its record.
+ */
 export interface PreviousObservation {
   /** The snapshot that holds it. */
   readonly snapshot: string;
@@ -115,6 +118,8 @@ export interface PreviousObservation {
   readonly contentType: string | null;
   /** Decompressed body size. */
   readonly bytes: number;
+  /** Its archived response record, in the snapshot's folder; null when it kept no archive. */
+  readonly warc: WarcPointer | null;
 }
 
 /** Where a WARC response record lies: Common Crawl's pointer, the gzip member in its file. */

@@ -1,4 +1,4 @@
-import { type CrawlArchive, openCrawlArchive } from '../archive/index.ts';
+import { type CrawlArchive, type CrawlArchiveOptions, openCrawlArchive } from '../archive/index.ts';
 import type { Clock, CrawlConfig } from '../core/index.ts';
 import { type ContextLoader, releaseParseWorkers } from '../rdf/index.ts';
 import { createFetcher, type ExchangeObserver, type Fetcher } from '../web/index.ts';
@@ -23,13 +23,17 @@ export interface ArchiveTarget {
   readonly dir: string;
   /** WARC files are named `<prefix>-<NNNNN>.warc.gz`. */
   readonly prefix: string;
+  /** A URL's previous observation with an archived record: its answers may be archived as revisits of it. */
+  readonly earlier?: CrawlArchiveOptions['earlier'];
 }
 
 /**
  * Builds the fetcher and context loader of one crawl from its config. With `archive` (and
  * config.warc on) every exchange is archived there, and each fetch the crawl gets carries the
  * pointer of its final response record, on disk before the fetch is handed on (so before the
- * journal can name it). `observers` are told of every exchange too (a distributed worker keeps
+ * journal can name it); the answer to a fetch of a URL whose previous observation
+ * `archiveTarget.earlier` gives may be archived as a revisit of that observation's record.
+ * `observers` are told of every exchange too (a distributed worker keeps
  * them for the coordinator's archive).
  */
 export function createCrawlTools(
@@ -46,8 +50,13 @@ export function createCrawlTools(
   return {
     fetcher: {
       fetchDocument: async (url, signal, claim, validators, lease) => {
-        const fetched = await web.fetchDocument(url, signal, claim, validators, lease);
-        return archive ? { ...fetched, warc: await archive.pointerOf(fetched.responseId) } : fetched;
+        const release = archive?.expect(url);
+        try {
+          const fetched = await web.fetchDocument(url, signal, claim, validators, lease);
+          return archive ? { ...fetched, warc: await archive.pointerOf(fetched.responseId) } : fetched;
+        } finally {
+          release?.();
+        }
       },
       readyAt: (pld) => web.gate.readyAt(pld),
       delayFor: (pld) => web.gate.delayOf(pld),

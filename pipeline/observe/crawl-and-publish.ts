@@ -126,11 +126,22 @@ export async function crawlAndPublish(
   const run = await underThisSchema(ctx.root, given, logger);
   const dir = join(runDir(ctx.root, run.name), 'crawl');
   const archive = join(dir, 'warc');
-  const tools = createCrawlTools(config, clock, { dir: archive, prefix: run.name });
-  // the observations published before this run began: what its re-visits ask about and carry over
-  const revisits = config.conditional
-    ? await openPreviousContent(ctx.root, plan.seeds, new Date(run.startedAt).toISOString())
-    : undefined;
+  // the observations published before this run began: what its re-visits ask about and carry over,
+  // and the archived records its unchanged answers are revisits of
+  const revisits =
+    config.conditional || config.warc
+      ? await openPreviousContent(ctx.root, plan.seeds, new Date(run.startedAt).toISOString())
+      : undefined;
+  const tools = createCrawlTools(config, clock, {
+    dir: archive,
+    prefix: run.name,
+    earlier: (url) => {
+      const previous = revisits?.previous(url);
+      if (!previous?.warc) return undefined;
+      const { finalUrl, snapshot, warc, contentSha256 } = previous;
+      return { url: finalUrl, dir: join(ctx.root, snapshot), pointer: warc, contentSha256 };
+    },
+  });
   const crawl = ctx.crawl ?? runCrawl;
   // closing after a failed crawl (a full disk) may fail too: the crawl's error is the one thrown
   const crawled = await withCleanup(

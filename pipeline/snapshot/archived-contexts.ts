@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readArchivedResponse, recordLimits } from '../archive/index.ts';
+import { type RevisitReferents, readArchivedResponse, recordLimits } from '../archive/index.ts';
 import type { CrawlConfig } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import { type ContextLoader, crawlContexts } from '../rdf/index.ts';
@@ -19,7 +19,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * `maxContextsPerCrawl` distinct URLs are answered, as in the crawl. A context the crawl never
  * fetched fails like an unreachable one. `query` runs one lookup at a time. A record is read only
  * from the WARC files `files` names (the manifest's), within the crawl's record limits, and must
- * match its own digests: anything else is `corrupt`.
+ * match its own digests (a revisit, the record it refers to where `referents` says it may lie):
+ * anything else is `corrupt`.
  */
 export function archivedContextLoader(
   folder: string,
@@ -27,6 +28,7 @@ export function archivedContextLoader(
   query: <T>(run: (connection: DuckDBConnection) => Promise<T>) => Promise<T>,
   config: Pick<CrawlConfig, 'maxContextsPerCrawl' | 'maxRedirects' | 'maxBytes' | 'robotsMaxBytes'>,
   files: ReadonlySet<string>,
+  referents?: RevisitReferents,
 ): ContextLoader {
   const index = sqlString(cdxj);
   const limits = recordLimits(config);
@@ -56,7 +58,7 @@ export function archivedContextLoader(
           `${cdxj}: ${current} is in ${pointer.filename}, which the manifest does not list`,
         );
       }
-      const response = await readArchivedResponse(folder, pointer, limits, { digests: true });
+      const response = await readArchivedResponse(folder, pointer, limits, { digests: true, referents });
       const location = response.headers.get('location');
       if (REDIRECTS.has(response.status) && location) {
         current = new URL(location, current).href;

@@ -8,8 +8,9 @@ import { publishedQuadsSql, QUAD_COLUMNS, statementsByGraph } from './published-
 /** The previous observations of a crawl's URLs, and their statements on demand. */
 export interface PreviousContent {
   /**
-   * The previous observation of `url` when it downloaded a body without error and its server sent
-   * a validator (ETag or Last-Modified) with it: what a conditional request can be made from.
+   * The previous observation of `url` when it downloaded a body without error: what a conditional
+   * request is made from when its server sent a validator (ETag or Last-Modified) with it, and what
+   * an unchanged answer is archived as a revisit of.
    */
   previous(url: string): PreviousObservation | undefined;
   /** The observation's statements as its snapshot published them (read in batches). */
@@ -53,9 +54,10 @@ export async function openPreviousContent(
     await findLastObservations(connection, root, earlier, 'wanted', 'last_observations');
     const rows = await queryRows(
       connection,
-      `SELECT snapshot, url, final_url, etag, last_modified, content_sha256, graph_hash, format, content_type, bytes
+      `SELECT snapshot, url, final_url, etag, last_modified, content_sha256, graph_hash, format, content_type, bytes,
+          warc_filename, warc_offset, warc_length
         FROM last_observations
-        WHERE error IS NULL AND content_sha256 IS NOT NULL AND (etag IS NOT NULL OR last_modified IS NOT NULL)`,
+        WHERE error IS NULL AND content_sha256 IS NOT NULL`,
     );
     for (const [
       snapshot,
@@ -68,6 +70,9 @@ export async function openPreviousContent(
       format,
       contentType,
       bytes,
+      warcFilename,
+      warcOffset,
+      warcLength,
     ] of rows) {
       observations.set(url as string, {
         snapshot: snapshot as string,
@@ -79,6 +84,10 @@ export async function openPreviousContent(
         format: format as RdfFormat | null,
         contentType: contentType as string | null,
         bytes: Number(bytes),
+        warc:
+          warcFilename === null
+            ? null
+            : { filename: warcFilename as string, offset: Number(warcOffset), length: Number(warcLength) },
       });
     }
     await connection.run('DROP TABLE wanted');

@@ -226,14 +226,15 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
     const carried = await carriedSources(rows.connection, folder);
     for (const name of carried) await checkCarriedSource(folder, name);
     const query = serialised(lookups.connection);
+    const referents = await revisitReferents(folder, manifest);
     const contexts = watchedLoader(
-      archivedContextLoader(folder, join(folder, CDXJ_FILE), query, config, new Set(warcs)),
+      archivedContextLoader(folder, join(folder, CDXJ_FILE), query, config, new Set(warcs), referents),
     );
     const source: Source = {
       folder,
       config,
       records,
-      referents: await revisitReferents(folder, manifest),
+      referents,
       loadContext: contexts.loader,
       damaged: contexts.damaged,
     };

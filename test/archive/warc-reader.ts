@@ -84,12 +84,26 @@ export function pointedRecord(dir: string, pointer: { filename: string; offset: 
 /** The HTTP responses archived in a snapshot folder's WARC files: how many, their bytes, how many were 304. */
 export interface ArchivedResponses {
   readonly responses: number;
-  /** Bytes of the responses as received: status line, headers and body (the records' Content-Length). */
+  /** Bytes of the responses as received: status line, headers and body (a revisit's body is its referent's). */
   readonly bytes: number;
   readonly notModified: number;
 }
 
-/** Walks every record of every `.warc.gz` in `folder` by its Content-Length and sums its response records. */
+/** The payload bytes of the record an identical-payload revisit refers to, in its snapshot folder beside `folder`. */
+function referredPayloadBytes(folder: string, head: string): number {
+  const field = (name: string) => new RegExp(`\\r\\n${name}: ([^\\r]*)`, 'i').exec(head)?.[1] ?? '';
+  const filename = field('WARC-Refers-To-Filename');
+  const offset = Number(field('WARC-Refers-To-Offset'));
+  const length = Number(field('WARC-Refers-To-Length'));
+  const snapshot = filename.replace(/-\d{5}\.warc\.gz$/, '');
+  const { record } = pointedRecord(join(folder, '..', snapshot), { filename, offset, length });
+  return httpPayload(splitRecord(record).block).length;
+}
+
+/**
+ * Walks every record of every `.warc.gz` in `folder` by its Content-Length and sums its responses:
+ * response records, and revisits (a 304's, or an unchanged body's, counted with the body it refers to).
+ */
 export function archivedResponses(folder: string): ArchivedResponses {
   let responses = 0;
   let bytes = 0;
@@ -101,9 +115,12 @@ export function archivedResponses(folder: string): ArchivedResponses {
       const head = all.toString('latin1', at, headEnd);
       const length = Number(/\r\nContent-Length: (\d+)/i.exec(head)?.[1]);
       const block = all.subarray(headEnd + 4, headEnd + 4 + length);
-      if (/\r\nWARC-Type: response\r?$/im.test(head)) {
+      const type = /\r\nWARC-Type: (response|revisit)\r?$/im.exec(head)?.[1];
+      if (type !== undefined) {
         responses++;
         bytes += length;
+        if (type === 'revisit' && /\r\nWARC-Profile: \S*identical-payload-digest\r?$/im.test(head))
+          bytes += referredPayloadBytes(folder, head);
         if (block.toString('latin1', 0, 13) === 'HTTP/1.1 304 ') notModified++;
       }
       // a record ends with its block and two CRLFs
