@@ -2,7 +2,15 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { request } from 'undici';
-import { crawlConfig, createLogger, invalidInput, readUriList } from '../core/index.ts';
+import {
+  crawlConfig,
+  createLogger,
+  createProgress,
+  invalidInput,
+  type Progress,
+  readUriList,
+  systemClock,
+} from '../core/index.ts';
 import { type CaptureMeasures, type DemoResult, prepareDemoFolder, runDemo } from '../demo/index.ts';
 import { SCENARIOS, type SimWeb, startSimWeb } from '../simweb/index.ts';
 import { buildPortal, type PortalServer, servePortal } from '../stats/index.ts';
@@ -81,7 +89,12 @@ interface DemoRunOptions extends DemoOptions {
 }
 
 /** Builds the portal over the demo's snapshots behind a local server (its address is the base URL). */
-async function publishPortal(cli: DemoRunOptions, out: string, snapshotsDir: string): Promise<PortalServer> {
+async function publishPortal(
+  cli: DemoRunOptions,
+  out: string,
+  snapshotsDir: string,
+  progress: Progress | undefined,
+): Promise<PortalServer> {
   const port = Number(cli.portalPort);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw invalidInput('--portal-port', 'a TCP port (0: any free one)', cli.portalPort);
@@ -93,6 +106,7 @@ async function publishPortal(cli: DemoRunOptions, out: string, snapshotsDir: str
       out: join(out, 'portal'),
       baseUrl: server.url,
       dataDir: join(out, 'portal-data'),
+      progress,
     });
   } catch (error) {
     await server.close();
@@ -137,6 +151,10 @@ export function demoCommand(): Command {
       // the folder is emptied before anything writes there, the log included
       await prepareDemoFolder(out);
       const logger = createLogger({ level: cli.logLevel, file: join(out, 'demo.log') });
+      // on a terminal each phase is redrawn live; elsewhere (CI, a pipe) the lines `say` writes are the phases
+      const progress = process.stderr.isTTY
+        ? (label: string) => createProgress(label, systemClock, { logger })
+        : undefined;
       const sim = await startSimWeb(simWebOptionsFromCli(cli));
       let result: DemoResult;
       try {
@@ -154,6 +172,7 @@ export function demoCommand(): Command {
           }),
           logger,
           say,
+          progress,
         });
       } finally {
         await sim.close();
@@ -184,7 +203,7 @@ export function demoCommand(): Command {
       say(
         `${total} snapshots in ${result.snapshotsDir} (${kinds}; check: npx observatory verify --root ${result.snapshotsDir})`,
       );
-      const portal = await publishPortal(cli, out, result.snapshotsDir);
+      const portal = await publishPortal(cli, out, result.snapshotsDir, progress?.('portal'));
       say(`portal built: ${join(out, 'portal')}`);
       say(`demo finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
       if (!cli.serve) return portal.close();

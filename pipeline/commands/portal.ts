@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { invalidInput } from '../core/index.ts';
+import { createProgress, invalidInput, systemClock } from '../core/index.ts';
 import { buildPortal, DEFAULT_DATA_DIR, servePortal } from '../stats/index.ts';
 
 interface PortalCliOptions {
@@ -72,6 +72,8 @@ export function portalCommand(): Command {
         contact: cli.contact,
         evaluation: cli.evaluation,
         estimation: cli.estimation,
+        // a line per phase where no terminal redraws one
+        progress: createProgress('portal', systemClock, { intervalMs: 0 }),
       }).catch(async (error) => {
         await server?.close();
         throw error;

@@ -92,7 +92,9 @@ export interface ProgressOptions {
 /**
  * Progress for people and for logs: redrawn in place at most every 200 ms on a terminal, one line
  * every `intervalMs` otherwise (cron mail, CI logs), and an info line `progress` with the same
- * figures every `logIntervalMs` in the JSON log (a crawl of hours is followed there).
+ * figures every `logIntervalMs` in the JSON log (a crawl of hours is followed there). On a terminal
+ * an update that comes too soon is drawn at the end of its 200 ms, not dropped: a stage that moves
+ * to its next phase and then works for minutes shows that phase, not the one before.
  */
 export function createProgress(label: string, clock: Clock, options: ProgressOptions = {}): Progress {
   const stream = options.stream === undefined ? process.stderr : options.stream;
@@ -103,13 +105,30 @@ export function createProgress(label: string, clock: Clock, options: ProgressOpt
   const tty = stream?.isTTY === true;
   const every = tty ? 200 : (options.intervalMs ?? 10_000);
   const logEvery = options.logIntervalMs ?? 30_000;
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  let latest: ProgressState | null = null;
+  const draw = (state: ProgressState, now: number, final: boolean) => {
+    lastLine = now;
+    const line = formatProgress(label, state, progressRates(state, now - start, since ?? undefined));
+    stream?.write(tty ? `\r\x1b[2K${line}${final ? '\n' : ''}` : `${line}\n`);
+  };
   const report = (state: ProgressState, now: number, final: boolean) => {
     since ??= { done: state.done, statements: state.statements ?? 0 };
     const rates = progressRates(state, now - start, since);
     if (stream && (final || now - lastLine >= every)) {
-      lastLine = now;
-      const line = formatProgress(label, state, rates);
-      stream.write(tty ? `\r\x1b[2K${line}${final ? '\n' : ''}` : `${line}\n`);
+      if (pending) clearTimeout(pending);
+      pending = null;
+      draw(state, now, final);
+    } else if (tty && !final) {
+      latest = state;
+      pending ??= setTimeout(
+        () => {
+          pending = null;
+          if (latest) draw(latest, clock.now(), false);
+        },
+        Math.max(0, lastLine + every - now),
+      );
+      pending.unref?.();
     }
     if (options.logger && (final || now - lastLog >= logEvery)) {
       lastLog = now;

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CrawlConfig, Logger, SnapshotKind } from '../core/index.ts';
+import type { CrawlConfig, Logger, Progress, SnapshotKind } from '../core/index.ts';
 import { clockStartingAt, parseResolveRule, readUriList } from '../core/index.ts';
 import { runExpansion, writeExpansion } from '../crawl/index.ts';
 import { expansionPublisher, runTick, runWeeklySnapshot } from '../observe/index.ts';
@@ -21,6 +21,8 @@ export interface DemoOptions {
   readonly config: CrawlConfig;
   readonly logger: Logger;
   readonly say: (line: string) => void;
+  /** Live progress of each phase (done/total, rate, ETA), where there is a terminal to redraw it on. */
+  readonly progress?: (label: string) => Progress;
 }
 
 /** How one strategy's weekly snapshots and ticks caught the simulated Web's real changes. */
@@ -76,6 +78,15 @@ async function kernelObservations(
   }
 }
 
+/** A week's ticks of one strategy in words: how many documents were re-visited, in which ticks. */
+function revisits(strategy: string, ticks: readonly { slot: number; documents: number }[]): string {
+  if (ticks.length === 0)
+    return `re-visits (${strategy}): none were due yet (every kernel document starts at once a week)`;
+  const documents = ticks.reduce((sum, t) => sum + t.documents, 0);
+  const each = ticks.map((t) => `${t.slot}: ${t.documents}`).join(', ');
+  return `re-visits (${strategy}): ${documents} ${documents === 1 ? 'document' : 'documents'} in ${ticks.length} of the week's ${SLOTS_PER_WEEK - 1} ticks (documents per tick, by tick: ${each})`;
+}
+
 /**
  * The observatory end to end on the simulated Web, on a virtual clock: expand the kernel, then
  * `weeks` weekly snapshots, each followed by the 15 sub-weekly ticks of its week, scheduled by the
@@ -109,6 +120,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     workDir: join(o.out, 'seeds', '.expand'),
     ...base,
     clock: expandClock,
+    progress: o.progress && ((i) => o.progress!(`expand: crawl ${i}: documents crawled`)),
     // published like `observatory expand` does, for the Reproductions page's per-round figures
     archive: true,
     crawlName: (i, at) => snapshotName('expand', at, i),
@@ -150,6 +162,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     const weekStart = start + week * WEEK;
     for (const s of series) {
       sim.setClock(weekStart);
+      const which = s === main ? 'weekly snapshot' : `weekly snapshot, ${s.strategy} series`;
       const weekly = await runWeeklySnapshot({
         root: s.root,
         kernel,
@@ -157,6 +170,8 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
         strategy: s.strategy,
         ...base,
         clock: clockStartingAt(weekStart),
+        progress: o.progress?.(`week ${week + 1}: ${which}: documents crawled`),
+        publishProgress: o.progress && (() => o.progress!(`week ${week + 1}: ${which}: publish %`)),
       });
       if (weekly.status !== 'published')
         throw new Error(`weekly snapshot of week ${week + 1} (${s.strategy}): ${weekly.status}`);
@@ -167,10 +182,13 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       );
     }
     if (week === o.weeks) break;
-    const ticks = new Map<Series, string[]>(series.map((s) => [s, []]));
+    const ticks = new Map<Series, { slot: number; documents: number }[]>(series.map((s) => [s, []]));
+    const total = (SLOTS_PER_WEEK - 1) * series.length;
+    const progress = o.progress?.(`week ${week + 1}: ticks of both series`);
+    let revisited = 0;
     for (let slot = 1; slot < SLOTS_PER_WEEK; slot++) {
       const at = weekStart + slot * SLOT_MS;
-      for (const s of series) {
+      for (const [i, s] of series.entries()) {
         sim.setClock(at);
         const tick = await runTick({
           root: s.root,
@@ -178,14 +196,19 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
           ...base,
           clock: clockStartingAt(at),
         });
-        if (tick.status !== 'published') continue;
-        ticks.get(s)!.push(`${slot}:${tick.due}`);
+        if (tick.status === 'published') {
+          ticks.get(s)!.push({ slot, documents: tick.due });
+          revisited += tick.due;
+        }
+        const done = (slot - 1) * series.length + i + 1;
+        progress?.[done === total ? 'finish' : 'update']({
+          done,
+          total,
+          extra: { 'documents re-visited': revisited },
+        });
       }
     }
-    for (const [s, done] of ticks)
-      say(
-        `  ticks of ${s.strategy} (slot:documents): ${done.length > 0 ? done.join(' ') : 'none due yet (every document starts at 1x a week)'}`,
-      );
+    for (const [s, done] of ticks) say(`  ${revisits(s.strategy, done)}`);
   }
 
   const end = start + o.weeks * WEEK;

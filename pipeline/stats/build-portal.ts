@@ -8,6 +8,7 @@ import {
   isStorageFailure,
   makeDirectory,
   ObservatoryError,
+  type Progress,
   withSystemCode,
 } from '../core/index.ts';
 import { CATALOGUE_FILE, TABLES_DIR } from '../snapshot/index.ts';
@@ -54,6 +55,8 @@ export interface BuildPortalOptions {
   /** `evaluate --out` folder(s) and `estimate --json` outputs for the Reproductions page. */
   readonly evaluation?: string;
   readonly estimation?: string;
+  /** Told as each phase starts (fetch, statistics, pages, site files): a build of years takes minutes. */
+  readonly progress?: Progress;
 }
 
 /** What a build produced. */
@@ -136,6 +139,15 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   // made now, so that a data or cache folder that cannot be (read-only, full) says why before any query
   makeDirectory(o.dataDir, '--data folder');
   makeDirectory(o.cacheDir, 'the portal cache folder');
+  const phases = [
+    ...(o.snapshotsUrl ? ['fetching what the build reads'] : []),
+    'statistics (DuckDB)',
+    'pages (Astro)',
+    'site files',
+  ];
+  const phase = (name: string) =>
+    options.progress?.update({ done: phases.indexOf(name), total: phases.length, extra: { phase: name } });
+  if (o.snapshotsUrl) phase('fetching what the build reads');
   const fetched = o.snapshotsUrl
     ? await fetchPortalInputs({
         snapshotsUrl: o.snapshotsUrl,
@@ -145,6 +157,7 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
       })
     : null;
   const t0 = performance.now();
+  phase('statistics (DuckDB)');
   const data = await computePortalData(o);
   const t1 = performance.now();
   const pages = await planSnapshotPages(join(o.cacheDir, 'pages'), data, await siteVersion(SITE_DIR));
@@ -152,11 +165,13 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   // Astro writes into a folder of its own; the site is then brought to this build's files
   const stage = join(o.dataDir, 'site-build');
   await rm(stage, { recursive: true, force: true });
+  phase('pages (Astro)');
   await runAstro({
     OBSERVATORY_PORTAL_DATA: o.dataDir,
     OBSERVATORY_PORTAL_OUT: stage,
     OBSERVATORY_PORTAL_BASE_URL: o.baseUrl,
   });
+  phase('site files');
   const files = await folderFiles(stage);
   for (const [path, f] of await pages.store(stage, (name) => join(DOWNLOADS_DIR, name, 'index.html')))
     files.set(path, f);
@@ -199,5 +214,6 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   }
   await syncSite(out, files, join(o.dataDir, SITE_RECORD_FILE));
   await rm(stage, { recursive: true, force: true });
+  options.progress?.finish({ done: phases.length, total: phases.length, extra: { phase: 'done' } });
   return { out: out.path, data, fetched, statsMs: t1 - t0, renderMs: performance.now() - t1 };
 }

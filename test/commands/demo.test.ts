@@ -5,8 +5,15 @@ import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readUriList } from '../../pipeline/core/index.ts';
-import { DEMO_MARKER } from '../../pipeline/demo/index.ts';
+import {
+  crawlConfig,
+  type Progress,
+  type ProgressState,
+  readUriList,
+  silentLogger,
+} from '../../pipeline/core/index.ts';
+import { DEMO_MARKER, runDemo } from '../../pipeline/demo/index.ts';
+import { startSimWeb } from '../../pipeline/simweb/index.ts';
 import { listSnapshots, readManifest } from '../../pipeline/snapshot/index.ts';
 import { EXPANSION_ROUND } from '../../pipeline/stats/portal-data.ts';
 import { CLI, runCli } from './cli-process.ts';
@@ -58,6 +65,12 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   );
   assert.match(stdout, /week 1: weekly snapshot 2026-01-05/);
   assert.match(stdout, /week 2: weekly snapshot 2026-01-12/);
+  // a week's ticks in words: how many documents were re-visited, in how many of its ticks
+  assert.match(
+    stdout,
+    /\n {2}re-visits \(cho-irregular\): (none were due yet \(every kernel document starts at once a week\)|\d+ documents? in \d+ of the week's 15 ticks \(documents per tick, by tick: \d+: \d+(, \d+: \d+)*\))\n/,
+  );
+  assert.doesNotMatch(stdout, /slot:documents/);
   assert.match(stdout, /\| weekly only \| \d+ \| \d+ \| \d+ \| [\d.]+% \| [\d.]+% \|/);
   // the default strategy's re-visits and DyLDO's, crawled on the same virtual clock
   assert.match(
@@ -98,6 +111,54 @@ test('observatory demo runs the whole observatory and ends with a built portal',
   assert.ok(log.length > 10, `${log.length} log lines`);
   for (const line of log) assert.equal(typeof JSON.parse(line).level, 'number', line);
   assert.ok(existsSync(join(dir, DEMO_MARKER)), "the folder is marked as the demo's own");
+});
+
+test('every phase of the demo reports its progress, done/total, and finishes it', async () => {
+  const sim = await startSimWeb({ seed: 3, docs: 200, plds: 20, latencyScale: 0, faults: 0.5 });
+  const phases = new Map<string, { updates: number; finished: ProgressState | null }>();
+  const progress = (label: string): Progress => {
+    const phase = { updates: 0, finished: null as ProgressState | null };
+    assert.ok(!phases.has(label), `one progress per phase: ${label}`);
+    phases.set(label, phase);
+    return {
+      update: (state) => {
+        assert.ok(state.done <= state.total, `${label}: ${state.done}/${state.total}`);
+        phase.updates++;
+      },
+      finish: (state) => {
+        phase.finished = state;
+      },
+    };
+  };
+  try {
+    await runDemo({
+      out: await mkdtemp(join(tmpdir(), 'demo-progress-')),
+      sim,
+      weeks: 1,
+      start: sim.clock.now(),
+      config: crawlConfig({ delayMs: 2, timeoutMs: 2000, maxAttempts: 1 }),
+      logger: silentLogger,
+      say: () => {},
+      progress,
+    });
+  } finally {
+    await sim.close();
+  }
+  const labels = [...phases.keys()];
+  for (const expected of [
+    'expand: crawl 1: documents crawled',
+    'week 1: weekly snapshot: documents crawled',
+    'week 1: weekly snapshot: publish %',
+    'week 1: weekly snapshot, dyldo series: documents crawled',
+    'week 1: ticks of both series',
+    'week 2: weekly snapshot: documents crawled',
+  ])
+    assert.ok(labels.includes(expected), `${expected} in ${labels.join('; ')}`);
+  for (const [label, phase] of phases) {
+    assert.ok(phase.finished, `${label} finished`);
+    assert.equal(phase.finished.done, phase.finished.total, label);
+  }
+  assert.equal(phases.get('week 1: ticks of both series')?.finished?.total, 30, '15 ticks of each series');
 });
 
 test('demo --out refuses a folder holding files it did not write, and they survive', async () => {

@@ -81,6 +81,36 @@ test('progress goes to the JSON log at intervals with the same figures, and once
   );
 });
 
+/** A stream that says it is a terminal, keeping what is written to it. */
+function terminal(): { stream: NodeJS.WriteStream; written: string[] } {
+  const written: string[] = [];
+  return {
+    stream: { isTTY: true, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream,
+    written,
+  };
+}
+
+test('on a terminal an update that comes too soon is drawn at the end of its 200 ms, not dropped', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const clock = manualClock(0);
+  const { stream, written } = terminal();
+  const progress = createProgress('portal', clock, { stream });
+  progress.update({ done: 0, total: 3, extra: { phase: 'statistics' } });
+  clock.advance(50);
+  // the next phase starts 50 ms later, and then works for minutes without an update
+  progress.update({ done: 1, total: 3, extra: { phase: 'pages' } });
+  assert.equal(written.length, 1, 'not before its 200 ms');
+  clock.advance(150);
+  t.mock.timers.tick(150);
+  assert.equal(written.length, 2);
+  assert.match(written[1], /^\r\x1b\[2Kportal 1\/3 .*phase pages$/);
+  progress.finish({ done: 3, total: 3, extra: { phase: 'done' } });
+  assert.match(written[2], /portal 3\/3 .*phase done\n$/);
+  // nothing is drawn after the end
+  t.mock.timers.tick(1000);
+  assert.equal(written.length, 3);
+});
+
 test('a clock started at --now reads that time and then advances', async () => {
   const start = Date.UTC(2026, 10, 16);
   const clock = clockStartingAt(start);
