@@ -37,6 +37,22 @@ const config = (size: Size) => ({
 });
 
 /**
+ * How much larger than it is drawn a chart may be shown. SVG text scales with its drawing, and each
+ * drawing is as wide as its marks and labels make it (a short bar chart 456 px, a faceted one 929):
+ * stretched to the column, the bar chart's text was 21-26 px beside line charts' 13-16. Shown at
+ * most this much larger, every chart's text is within a few percent of one size on a screen.
+ */
+const MAX_SCALE = 1.1;
+
+/** The drawing with a `max-width` of MAX_SCALE times its own width (Page.astro stretches it to the column). */
+function atMostScaled(svg: string): string {
+  const width = Number(/^<svg[^>]* viewBox="[-\d.]+ [-\d.]+ ([\d.]+) /.exec(svg)?.[1]);
+  return Number.isFinite(width) && width > 0
+    ? svg.replace(/^<svg /, `<svg style="max-width: ${Math.round(width * MAX_SCALE)}px" `)
+    : svg;
+}
+
+/**
  * Draws a chart at both sizes; both scale with the page (no fixed width or height). A `compact`
  * chart (one per PLD: hundreds of them) is drawn once, at the narrow size, and shown at most a
  * little wider than that on any screen.
@@ -46,10 +62,12 @@ async function draw(
   table: DataTable,
   spec: (size: Size, narrow: boolean) => Omit<TopLevelSpec, '$schema' | 'config'>,
 ): Promise<Chart> {
-  const render = (size: Size, narrow: boolean) =>
-    renderVegaLite({ $schema: SCHEMA, config: config(size), ...spec(size, narrow) } as TopLevelSpec, {
-      responsive: true,
-    });
+  const render = async (size: Size, narrow: boolean) =>
+    atMostScaled(
+      await renderVegaLite({ $schema: SCHEMA, config: config(size), ...spec(size, narrow) } as TopLevelSpec, {
+        responsive: true,
+      }),
+    );
   const narrow = await render(SIZES.narrow, true);
   return {
     id: text.id,

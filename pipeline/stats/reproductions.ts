@@ -322,6 +322,27 @@ function topPlds(result: { rows: unknown[][]; query: string }, newest: Catalogue
   };
 }
 
+/** Hours the crawl must span before Figure 6 can show a tail at all. */
+const TAIL_HOURS = 3;
+
+/**
+ * What Figure 6's hours show, in words: the paper's long tail (the crawl waiting on the politeness
+ * delay of the few PLDs left) only where the later half of the hours fetched a small share of the
+ * documents; a crawl of a small Web, over within an hour or two, says so instead of claiming one.
+ */
+export function hoursShape(rows: readonly (readonly [number, number, number])[]): string {
+  const total = rows.reduce((sum, [, documents]) => sum + documents, 0);
+  if (rows.length < TAIL_HOURS)
+    return `the whole crawl finished within its first ${rows.length === 1 ? 'hour' : `${rows.length} hours`}, too short to show the paper's long tail (the crawl waiting on the politeness delay of the few PLDs left)`;
+  const later = rows.slice(Math.ceil(rows.length / 2));
+  const share = later.reduce((sum, [, documents]) => sum + documents, 0) / Math.max(1, total);
+  const percent = `${(100 * share).toFixed(0)}%`;
+  const last = `its last ${later.length === 1 ? 'hour' : `${later.length} hours`} of ${rows.length}`;
+  return share <= 0.25
+    ? `${last} fetched ${percent} of the documents: the long tail of the crawl waiting on the politeness delay of the few PLDs left`
+    : `${last} still fetched ${percent} of the documents: no long tail of a few PLDs left`;
+}
+
 /** Figure 6: documents per hour of the crawl, which shows the tail where few PLDs are left. */
 async function crawlHours(
   result: { rows: unknown[][]; query: string },
@@ -334,7 +355,7 @@ async function crawlHours(
       {
         id: 'dyldo-figure-6',
         title: 'Documents per crawl hour',
-        summary: `Documents whose fetch finished in each hour since the first one of ${newest.name} (kernel and adaptive segments), and those that dereferenced to RDF; the long tail is the crawl waiting on the politeness delay of the few PLDs left.`,
+        summary: `Documents whose fetch finished in each hour since the first one of ${newest.name} (kernel and adaptive segments), and those that dereferenced to RDF; ${hoursShape(rows)}.`,
         xTitle: 'hour of the crawl',
         yTitle: 'documents',
       },

@@ -20,6 +20,7 @@ import {
   type WrittenReport,
   writeReport,
 } from '../../pipeline/stats/index.ts';
+import { hoursShape } from '../../pipeline/stats/reproductions.ts';
 import { runCli } from '../commands/cli-process.ts';
 import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
 import { openBrowser, type TestBrowser } from '../portal/browser.ts';
@@ -152,6 +153,17 @@ test('Figure 4 and Table 4 count the kernel documents per PLD of the newest week
   assert.equal(figure('dyldo-table-4').chart, null);
 });
 
+test("Figure 6's caption claims the paper's long tail only where the hours show one", () => {
+  const hours = (...documents: number[]) => documents.map((d, h) => [h, d, d] as const);
+  const cases: [ReturnType<typeof hours>, RegExp][] = [
+    [hours(961), /the whole crawl finished within its first hour, too short to show the paper's long tail/],
+    [hours(900, 61), /within its first 2 hours, too short/],
+    [hours(500, 400, 60, 20, 15, 5), /its last 3 hours of 6 fetched 4% of the documents: the long tail/],
+    [hours(100, 100, 100, 100), /its last 2 hours of 4 still fetched 50% of the documents: no long tail/],
+  ];
+  for (const [rows, said] of cases) assert.match(hoursShape(rows), said, JSON.stringify(rows));
+});
+
 test('Figure 6 counts documents per hour of the crawl from fetched_at, quiet hours included', async () => {
   const hours = join(work, 'hours');
   const start = Date.UTC(2026, 11, 7);
@@ -196,6 +208,8 @@ test('Figure 6 counts documents per hour of the crawl from fetched_at, quiet hou
     [1, 0, 0],
     [2, 3, 2],
   ]);
+  // the caption says what these hours show: no tail (the last hour fetched most documents)
+  assert.match(f6?.summary ?? '', /its last hour of 3 still fetched 60% of the documents: no long tail/);
   assert.equal(snapshotName('weekly', start), (await listSnapshots(hours))[0].name);
 });
 
