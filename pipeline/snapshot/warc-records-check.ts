@@ -74,6 +74,26 @@ async function checkBodies(
   }
 }
 
+/** Whether a record's WARC head says it is a revisit. */
+function isRevisit(record: Buffer): boolean {
+  const text = record.subarray(0, 64 * 1024).toString('latin1');
+  return /\r\nWARC-Type: *revisit\r\n/i.test(text.slice(0, text.indexOf('\r\n\r\n') + 2));
+}
+
+/**
+ * A revisit no row points at (a 304 checked by a full request after it, a JSON-LD context) must
+ * resolve too: the record it refers to is there, whole, of its URI and payload digest.
+ */
+async function checkRevisit(ctx: CheckContext, file: string, member: FileMember, resolution: Resolution) {
+  const where = `${join(ctx.folder, file)} at ${member.offset}`;
+  await parseResponseRecord(member.body, where, resolution).catch((error: unknown) => {
+    throw corrupt(
+      ctx.folder,
+      `${file}: the revisit at ${member.offset}${targetOf(member.body)}: ${(error as Error).message}`,
+    );
+  });
+}
+
 /** ` (of URL)`: the WARC-Target-URI a record's head names, for a message; empty without one. */
 function targetOf(record: Buffer): string {
   const text = record.subarray(0, 64 * 1024).toString('latin1');
@@ -87,7 +107,9 @@ function targetOf(record: Buffer): string {
  * byte to its last, none inflating past the crawl's record limits (recordLimits), every record
  * matches its own WARC-Block-Digest and WARC-Payload-Digest (recordDigestProblem), and the body of
  * every row the crawl read (BODY_READ_SQL) decodes, as the crawler decoded it, to the bytes its
- * content_sha256 names. Each file is read once, record by record; progress counts its bytes.
+ * content_sha256 names; a revisit resolves to the record it refers to (in a snapshot `referents`
+ * gives), whether a row points at it or not. Each file is read once, record by record; progress
+ * counts its bytes.
  */
 export async function checkWarcRecords(
   ctx: CheckContext,
@@ -129,6 +151,7 @@ export async function checkWarcRecords(
         here.push(rows[next++]);
       }
       if (here.length > 0) await checkBodies(ctx, file, member, here, { limits, referents });
+      else if (isRevisit(member.body)) await checkRevisit(ctx, file, member, { limits, referents });
       records++;
       done += member.length;
       progress?.update({ done, total, extra: { records } });

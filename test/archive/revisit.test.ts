@@ -6,7 +6,7 @@
  * across folders to the exact bytes; without the first folder verify fails naming it.
  */
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, readFileSync, renameSync } from 'node:fs';
+import { cpSync, createReadStream, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -193,6 +193,31 @@ test('verify and verify --deep resolve revisits; reparse reads the same statemen
     [],
   );
   await verifySnapshot(join(again, WEEK2), { deep: true });
+});
+
+test('a changed byte in the record a revisit refers to fails verify of the later folder', async () => {
+  const copy = mkdtempSync(join(tmpdir(), 'revisit-damaged-'));
+  for (const week of [WEEK1, WEEK2]) cpSync(join(root, week), join(copy, week), { recursive: true });
+  let referred: { filename: string; offset: number; length: number } | null = null;
+  for (const candidate of await rows(`SELECT warc_filename, warc_offset, warc_length FROM ${documents(root, WEEK2)}
+      WHERE status = 200 AND carried_from IS NULL AND warc_filename IS NOT NULL ORDER BY url`)) {
+    const { headers } = recordAt(WEEK2, pointerOf(candidate));
+    if (headers.get('warc-profile') !== IDENTICAL_PAYLOAD_DIGEST) continue;
+    referred = {
+      filename: headers.get('warc-refers-to-filename')!,
+      offset: Number(headers.get('warc-refers-to-offset')),
+      length: Number(headers.get('warc-refers-to-length')),
+    };
+    break;
+  }
+  assert.ok(referred);
+  const file = join(copy, WEEK1, referred.filename);
+  const bytes = readFileSync(file);
+  bytes[referred.offset + Math.floor(referred.length / 2)] ^= 0xff;
+  writeFileSync(file, bytes);
+  await assert.rejects(verifySnapshot(join(copy, WEEK2)), (error: Error) =>
+    error.message.includes(`${referred.filename} at ${referred.offset}`),
+  );
 });
 
 test('without the folder its revisits refer to, verify fails naming it', async () => {
