@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Statement } from '../core/index.ts';
 import { diffStatements } from '../rdf/index.ts';
-import { appendDelta, createDeltaStage } from './delta-rows.ts';
+import { openDeltaStage } from './delta-rows.ts';
 import { retrievedRdf, sqlString } from './duckdb-session.ts';
 import { type EarlierSnapshot, findLastObservations } from './last-observations.ts';
 import { publishedQuadsSql, QUAD_COLUMNS, statementsByGraph } from './published-quads.ts';
@@ -66,7 +66,7 @@ async function diffChangedDocuments(
       WHERE c.changed ORDER BY p.previous_snapshot, d.url`)
   ).getRows() as string[][];
   const appender = await connection.createAppender('diff_counts');
-  const delta = await createDeltaStage(connection);
+  const delta = await openDeltaStage(connection);
   // each earlier snapshot's quads in the current schema's shape (an older folder lacks columns)
   const quadsOf = new Map<string, string>();
   for (let start = 0; start < changed.length; start += DIFF_BATCH) {
@@ -102,15 +102,14 @@ async function diffChangedDocuments(
       appender.appendBigInt(BigInt(diff.added.length));
       appender.appendBigInt(BigInt(diff.removed.length));
       appender.endRow();
-      appendDelta(
-        delta,
+      delta.append(
         { url, graph: finalUrl, previousSnapshot: snapshot, previousGraph: previousFinalUrl },
         diff,
       );
     }
   }
   appender.closeSync();
-  delta.closeSync();
+  delta.close();
 }
 
 /**

@@ -1,16 +1,10 @@
-import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Statement } from '../core/index.ts';
 import type { GraphDiff } from '../rdf/index.ts';
 import { TABLES } from './schema.ts';
 
 /** The columns change detection stages delta rows in: delta.parquet's, without the snapshot's own. */
 const STAGED = TABLES.delta.filter((c) => !['snapshot', 'snapshot_start', 'kind'].includes(c.name));
-
-/** Creates stage_delta, which diffs append to and delta.parquet is exported from. */
-export async function createDeltaStage(connection: DuckDBConnection): Promise<DuckDBAppender> {
-  await connection.run(`CREATE TABLE stage_delta (${STAGED.map((c) => `"${c.name}" ${c.type}`).join(', ')})`);
-  return connection.createAppender('stage_delta');
-}
 
 /** Which observation a changed document's diff compares, as its delta rows name it. */
 export interface DiffedDocument {
@@ -23,13 +17,29 @@ export interface DiffedDocument {
 }
 
 /**
- * Appends a document's diff to stage_delta, one row per statement added or removed, as the diff
- * gives them: blank nodes with their canonical labels (docs/data-dictionary.md, delta.parquet).
- * Rows go to DuckDB as they are made, so no more than one batch of diffs is held in memory.
+ * Rows appended before they are flushed to stage_delta. DuckDB's appender otherwise holds 204,800
+ * rows (its default) before it writes them: on a week where every document changed, that buffer
+ * was ~200 MiB of the publish's peak RSS, one batch of diffs.
  */
-export function appendDelta(appender: DuckDBAppender, document: DiffedDocument, diff: GraphDiff): void {
-  const append = (op: 'added' | 'removed', graph: string, s: Statement) => {
-    const row: Readonly<Record<string, string | null>> = {
+const FLUSH_ROWS = 16_384;
+
+/** stage_delta, which diffs append to and delta.parquet is exported from. */
+export interface DeltaStage {
+  /**
+   * Appends a document's diff, one row per statement added or removed, as the diff gives them:
+   * blank nodes with their canonical labels (docs/data-dictionary.md, delta.parquet).
+   */
+  append(document: DiffedDocument, diff: GraphDiff): void;
+  close(): void;
+}
+
+/** Creates stage_delta; rows go to DuckDB as they are made, so no more than a batch of diffs is held in memory. */
+export async function openDeltaStage(connection: DuckDBConnection): Promise<DeltaStage> {
+  await connection.run(`CREATE TABLE stage_delta (${STAGED.map((c) => `"${c.name}" ${c.type}`).join(', ')})`);
+  const appender = await connection.createAppender('stage_delta');
+  let pending = 0;
+  const row = (document: DiffedDocument, op: 'added' | 'removed', graph: string, s: Statement) => {
+    const values: Readonly<Record<string, string | null>> = {
       url: document.url,
       graph,
       previous_snapshot: document.previousSnapshot,
@@ -44,12 +54,24 @@ export function appendDelta(appender: DuckDBAppender, document: DiffedDocument, 
       source_graph: s.sourceGraph ?? null,
     };
     for (const { name } of STAGED) {
-      const value = row[name];
+      const value = values[name];
       if (value === null) appender.appendNull();
       else appender.appendVarchar(value);
     }
     appender.endRow();
   };
-  for (const s of diff.added) append('added', document.graph, s);
-  for (const s of diff.removed) append('removed', document.previousGraph, s);
+  return {
+    append(document, diff) {
+      for (const s of diff.added) row(document, 'added', document.graph, s);
+      for (const s of diff.removed) row(document, 'removed', document.previousGraph, s);
+      pending += diff.added.length + diff.removed.length;
+      if (pending >= FLUSH_ROWS) {
+        appender.flushSync();
+        pending = 0;
+      }
+    },
+    close() {
+      appender.closeSync();
+    },
+  };
 }
