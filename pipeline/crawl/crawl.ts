@@ -13,7 +13,7 @@ import type {
   Validators,
 } from '../core/index.ts';
 import { MemoryBudget, normaliseIri, ObservatoryError, withCleanup } from '../core/index.ts';
-import { type ContextLoader, extractLinks, readCost } from '../rdf/index.ts';
+import { type ContextLoader, readCost } from '../rdf/index.ts';
 import type { UrlClaim } from '../web/index.ts';
 import { CrawlStats, type CrawlStatsSnapshot } from './crawl-stats.ts';
 import { processFetch } from './document.ts';
@@ -21,6 +21,7 @@ import { Frontier, type RoundUrl } from './frontier.ts';
 import { type Journal, openJournal } from './journal.ts';
 import { type PolicyName, type ReadyPld, rankReady } from './policy.ts';
 import { RevisitPolicy, type Revisits } from './revisit.ts';
+import { documentLinks, endsRoundEarly, mayEndRoundEarly } from './rules.ts';
 import { UrlClaims } from './url-claims.ts';
 
 /** What the crawl needs from the web stage: polite fetches, and when each PLD may be asked again. */
@@ -219,28 +220,34 @@ class CrawlRun {
     return true;
   }
 
-  /**
-   * The observatory paper's round rule: once the seeds are done (round 0 always runs out) and
-   * fewer PLDs stay active than there are fetch slots, the rest of the round moves to the next
-   * one, so that the next round's PLDs fill the idle slots. Only worth it when the next round
-   * brings PLDs that are not active now (config.roundEnd `ldspider` leaves that condition out, as
-   * DESIGN.md states the rule). Checked at most once a second (it scans candidates).
-   */
+  /** The round-end rule (rules.ts) on the frontier; looked at at most once a second (it scans candidates). */
   private shouldEndRoundEarly(): boolean {
     const { plan, config, clock } = this.o;
-    if (this.round < 1 || this.round + 1 >= plan.maxRounds) return false;
-    // with a budget, which URLs join the next round depends on the candidates known when it starts:
-    // ending a round early would make that depend on timing, so budgeted crawls run each round out
-    if (Number.isFinite(plan.maxDocuments)) return false;
+    const place = {
+      round: this.round,
+      maxRounds: plan.maxRounds,
+      budgeted: Number.isFinite(plan.maxDocuments),
+    };
+    if (!mayEndRoundEarly(place)) return false;
     const active = this.frontier.activePlds();
-    if (active.length >= config.concurrency) return false;
-    const now = clock.now();
-    if (now - this.lastEarlyCheck < 1000) return false;
-    this.lastEarlyCheck = now;
-    if (config.roundEnd === 'ldspider') return true;
-    const incoming = this.frontier.candidatePlds(plan.maxDepth);
-    for (const pld of active) incoming.delete(pld);
-    return incoming.size > 0;
+    const view = {
+      ...place,
+      active: active.length,
+      slots: config.concurrency,
+      rule: config.roundEnd,
+    };
+    const incoming = () => {
+      const plds = this.frontier.candidatePlds(plan.maxDepth);
+      for (const pld of active) plds.delete(pld);
+      return plds.size > 0;
+    };
+    const mayLook = () => {
+      const now = clock.now();
+      if (now - this.lastEarlyCheck < 1000) return false;
+      this.lastEarlyCheck = now;
+      return true;
+    };
+    return endsRoundEarly(view, incoming, mayLook);
   }
 
   /** Starts fetches on the best ready PLDs until the slots are full or nothing is ready. */
@@ -324,12 +331,8 @@ class CrawlRun {
     this.claims.finished(record);
     for (const hop of record.redirects) this.frontier.markSeen(hop.to, depth);
     if (depth >= maxDepth) return;
-    let taken = 0;
-    for (const link of extractLinks(statements)) {
-      if (taken >= this.o.config.maxLinksPerDocument) break;
-      if (link === url || link === record.finalUrl) continue;
+    for (const link of documentLinks(url, record.finalUrl, statements, this.o.config.maxLinksPerDocument)) {
       this.frontier.discover(link, depth);
-      taken++;
     }
   }
 

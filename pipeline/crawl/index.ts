@@ -20,9 +20,10 @@ export {
   writeJournalDocuments,
 } from './journal.ts';
 export type { PolicyName } from './policy.ts';
-export { POLICY_NAMES } from './policy.ts';
+export { compareReady, POLICY_NAMES, type ReadyPld } from './policy.ts';
 export { type FrontierPlace, redirectTakesOver } from './redirect-targets.ts';
 export { type PldTrust, RevisitPolicy, type Revisits } from './revisit.ts';
+export { documentLinks, endsRoundEarly, mayEndRoundEarly, type RoundView } from './rules.ts';
 export type { ArchiveTarget, CrawlTools } from './tools.ts';
 export { createCrawlTools } from './tools.ts';
 export { UrlClaims } from './url-claims.ts';

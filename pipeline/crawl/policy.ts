@@ -19,12 +19,13 @@ export interface ReadyPld {
   readonly lastServed: number;
 }
 
+/** The named policy's order of ready PLDs: negative when `a` is to be served before `b`. */
+export function compareReady(policy: PolicyName, a: ReadyPld, b: ReadyPld): number {
+  if (policy === 'round-robin') return a.lastServed - b.lastServed || (a.pld < b.pld ? -1 : 1);
+  return b.queued * b.delayMs - a.queued * a.delayMs || b.queued - a.queued || (a.pld < b.pld ? -1 : 1);
+}
+
 /** Orders ready PLDs, best first, for the named policy. */
 export function rankReady(policy: PolicyName, ready: ReadyPld[]): ReadyPld[] {
-  if (policy === 'round-robin') {
-    return ready.sort((a, b) => a.lastServed - b.lastServed || (a.pld < b.pld ? -1 : 1));
-  }
-  return ready.sort(
-    (a, b) => b.queued * b.delayMs - a.queued * a.delayMs || b.queued - a.queued || (a.pld < b.pld ? -1 : 1),
-  );
+  return ready.sort((a, b) => compareReady(policy, a, b));
 }

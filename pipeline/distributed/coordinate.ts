@@ -7,7 +7,10 @@ import {
   type CrawlOptions,
   type CrawlResult,
   CrawlStats,
+  documentLinks,
+  endsRoundEarly,
   JOURNAL_FILE,
+  mayEndRoundEarly,
   openJournal,
   type Revisits,
   runCrawl,
@@ -16,7 +19,6 @@ import {
 } from '../crawl/index.ts';
 import { crawlIdOf } from './crawl-id.ts';
 import { exchangeOfRow } from './exchanges.ts';
-import { documentLinks } from './links.ts';
 import { openPool } from './pool.ts';
 import {
   advanceRound,
@@ -48,7 +50,7 @@ const MAX_SEGMENT_DEPTH = 16;
  * (breadth-first rounds with the one-process frontier's order and budget), and finally writes every
  * result into the run's crawl journal, so that the snapshot stage publishes it as usual.
  *
- * A round ends when no URL waits, or early by the one-process round-end rule (endsRoundEarly),
+ * A round ends when no URL waits, or early by the one-process round-end rule (roundEndsEarly),
  * which applies only to crawls without a budget (a budgeted crawl runs each round out so that what
  * joins a round does not depend on timing): the weekly snapshot and a tick are budgeted; an
  * expansion crawl is not.
@@ -115,7 +117,7 @@ async function coordinate(
     let early = false;
     if (status.waiting > 0 && !revisits && clock.now() - earlyCheckedAt >= EARLY_CHECK_MS) {
       earlyCheckedAt = clock.now();
-      early = await endsRoundEarly(pool, id, options, status.round);
+      early = await roundEndsEarly(pool, id, options, status.round);
     }
     if (status.waiting === 0 || early) {
       const round = status.round + 1;
@@ -147,22 +149,23 @@ async function coordinate(
 }
 
 /**
- * The one-process round-end rule (crawl.ts shouldEndRoundEarly) on what the coordinator sees:
- * from round 1 on, in a crawl without a budget and not in its last round, once fewer PLDs have
- * URLs waiting than the workers holding leases have fetch slots (`concurrency` PLDs each), the
- * next round starts if its candidates bring PLDs none of those is (config.roundEnd `ldspider`:
- * whatever they bring). The URLs still waiting keep their round. The slots are those of every live
- * worker (crawl_worker), leases held or not: a worker idle for want of a PLD is an idle slot, as
- * in one process. Not with re-visits: their 304s' links join when a round ends, once all of its
- * results are in.
+ * The round-end rule (pipeline/crawl/rules.ts) on what the coordinator sees: PLDs with URLs
+ * waiting, the fetch slots of the live workers (`concurrency` PLDs each), and whether the next
+ * round's candidates bring PLDs none of those is. The URLs still waiting keep their round. The
+ * slots are those of every live worker (crawl_worker), leases held or not: a worker idle for want
+ * of a PLD is an idle slot, as in one process. Not with re-visits: their 304s' links join when a
+ * round ends, once all of its results are in.
  */
-async function endsRoundEarly(pool: pg.Pool, name: string, options: CrawlOptions, round: number) {
+async function roundEndsEarly(pool: pg.Pool, name: string, options: CrawlOptions, round: number) {
   const { plan, config } = options;
-  if (round < 1 || round + 1 >= plan.maxRounds || Number.isFinite(plan.maxDocuments)) return false;
+  const place = { round, maxRounds: plan.maxRounds, budgeted: Number.isFinite(plan.maxDocuments) };
+  if (!mayEndRoundEarly(place)) return false;
   const view = await roundEndView(pool, name, plan.maxDepth, config.concurrency);
-  // no live worker yet: the rule waits for one rather than count slots nobody has
-  if (view.slots === 0 || view.active >= view.slots) return false;
-  return config.roundEnd === 'ldspider' || view.incoming;
+  // no live worker yet: 0 slots, so the rule waits for one rather than count slots nobody has
+  return endsRoundEarly(
+    { ...place, active: view.active, slots: view.slots, rule: config.roundEnd },
+    () => view.incoming,
+  );
 }
 
 /** The links of round `round`'s 304s that carried statements over: the workers never had those statements. */

@@ -6,13 +6,13 @@ import {
   type CrawlFetcher,
   type CrawlTools,
   createCrawlTools,
+  documentLinks,
   processFetch,
   RevisitPolicy,
   UrlClaims,
 } from '../crawl/index.ts';
 import { type ContextLeases, SharedContexts } from './contexts.ts';
 import { ExchangeBuffer, type StoredExchange } from './exchanges.ts';
-import { documentLinks } from './links.ts';
 import { openPool } from './pool.ts';
 import {
   activeCrawl,

@@ -9,12 +9,11 @@ import {
   type Validators,
 } from '../core/index.ts';
 import { type Exchange, exchange, type WebContext } from './exchange.ts';
-import { retryAfterMs } from './retry-after.ts';
+import { RETRIED_ERRORS, retryAfterMs, retryWaitMs } from './retry.ts';
 import type { RobotsCache } from './robots-cache.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Failures worth a second try within the same fetch (CrawlConfig.maxAttempts). */
-const RETRIED = new Set<ErrorCode>(['http_5xx', 'http_429', 'reset', 'timeout']);
 
 function statusError(status: number): ErrorCode | null {
   if (status >= 200 && status < 300) return null;
@@ -114,11 +113,11 @@ async function sendWithRetries(
       outcome instanceof ObservatoryError
         ? outcome.code
         : (outcome.failure?.code ?? statusError(outcome.status));
-    if (code === null || !RETRIED.has(code) || attempt >= ctx.config.maxAttempts) return outcome;
+    if (code === null || !RETRIED_ERRORS.has(code) || attempt >= ctx.config.maxAttempts) return outcome;
     const now = ctx.clock.now();
     const asked =
       outcome instanceof ObservatoryError ? null : retryAfterMs(outcome.headers['retry-after'], now);
-    ctx.gate.penalise(pld, now + (asked ?? ctx.gate.delayOf(pld) * 2 ** attempt));
+    ctx.gate.penalise(pld, now + retryWaitMs(attempt, ctx.gate.delayOf(pld), asked));
   }
 }
 

@@ -14,6 +14,7 @@ export { alternateJsonLd, isJsonType } from './link-header.ts';
 export type { PldStats } from './pld-stats.ts';
 export type { Permit, PolitenessGate } from './politeness-gate.ts';
 export { createPolitenessGate } from './politeness-gate.ts';
+export { RETRIED_ERRORS, retryAfterMs, retryWaitsMs } from './retry.ts';
 export type { RobotsAnswer, RobotsEntry } from './robots-cache.ts';
 export type { RobotsPolicy } from './robots-rules.ts';
 export { parseRobots } from './robots-rules.ts';

@@ -1,6 +1,6 @@
 import { type ErrorCode, ObservatoryError, payLevelDomain, TLS_ERROR_CODES } from '../core/index.ts';
 import { type Exchange, exchange, type WebContext } from './exchange.ts';
-import { retryAfterMs } from './retry-after.ts';
+import { retryAfterMs } from './retry.ts';
 import { ALLOW_ALL, parseRobots, type RobotsPolicy, robotsText } from './robots-rules.ts';
 
 /** RFC 9309 2.3.1.2: follow at least five consecutive redirects, across authorities too. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CRAWL_DEFAULTS, TLS_ERROR_CODES } from '../../core/index.ts';
+import { CRAWL_DEFAULTS, type ErrorCode, TLS_ERROR_CODES } from '../../core/index.ts';
 import { POLICY_NAMES, type PolicyName } from '../../crawl/index.ts';
 import {
   listSnapshots,
@@ -8,12 +8,11 @@ import {
   readManifest,
   readTableSql,
 } from '../../snapshot/index.ts';
+import { RETRIED_ERRORS, retryAfterMs, retryWaitsMs } from '../../web/index.ts';
 import { calibrateCpu, type PastCrawl } from './calibrate.ts';
 import type { FetchSample, HistoryStats, PldProfile } from './profile.ts';
 import { emptyHistory } from './profile.ts';
 
-/** Error codes after which the fetcher tried again (pipeline/web/fetch-document.ts). */
-const RETRIED = new Set(['http_5xx', 'http_429', 'reset', 'timeout']);
 /** Error codes that end a fetch before the document's own request is sent. */
 const NOT_SENT = new Set<string>([
   'robots',
@@ -63,12 +62,6 @@ function pastConfig(config: unknown): PastConfig {
   };
 }
 
-function retryAfterMs(value: string | null): number | null {
-  if (value === null) return null;
-  const seconds = Number(value);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
-}
-
 /**
  * A Crawl-delay shows as a PLD whose consecutive fetches are never closer than well above our
  * delay, and evenly spaced: the crawler serves a PLD with a long delay as soon as it is ready, while
@@ -98,14 +91,17 @@ function crawlDelayOf(all: readonly Row[], delayMs: number): number | null | und
 function sampleOf(row: Row, robotsFirst: boolean, delayMs: number, past: PastConfig): FetchSample {
   const notSent = !row.handedOver && row.error !== null && NOT_SENT.has(row.error);
   const retries =
-    !row.handedOver && !notSent && row.error !== null && RETRIED.has(row.error) ? past.maxAttempts - 1 : 0;
+    !row.handedOver && !notSent && row.error !== null && RETRIED_ERRORS.has(row.error as ErrorCode)
+      ? past.maxAttempts - 1
+      : 0;
   const requests = row.handedOver ? row.redirects : notSent ? 0 : 1 + row.redirects + retries;
-  const retryAfter = retryAfterMs(row.retryAfter);
+  // an HTTP-date is read against the fetch's start: its answer came at most the fetch's time later
+  const retryAfter = retryAfterMs(row.retryAfter, row.fetchedAt);
   const timedOut = row.error === 'timeout';
   if (requests === 0) return { requests, retries, retryAfterMs: null, requestMs: row.durationMs, timedOut };
   const sent = requests + (robotsFirst ? 1 : 0);
-  const penalty = Math.max(delayMs, Math.min(retryAfter ?? 2 * delayMs, past.crawlDelayCapMs));
-  const waits = (sent - 1 - retries) * delayMs + retries * penalty;
+  const waits =
+    (sent - 1 - retries) * delayMs + retryWaitsMs(retries, delayMs, retryAfter, past.crawlDelayCapMs);
   return {
     requests,
     retries,

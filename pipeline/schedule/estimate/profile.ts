@@ -3,6 +3,7 @@
  * document fetched there, stripped of the politeness waits of the crawl it came from, so that
  * it can be replayed under another delay, Crawl-delay cap or retry policy.
  */
+import { retryWaitsMs } from '../../web/index.ts';
 
 /** One document fetch as history saw it, with the waits taken out (requestMs of a fetch that sent nothing: the robots.txt check). */
 export interface FetchSample {
@@ -90,13 +91,16 @@ export function effectiveDelay(
  * How long one document holds a fetch slot under politeness `delayMs` (see docs/estimation.md):
  * every request on the wire (the timeout for a request that timed out), the PLD's delay between
  * consecutive requests of the fetch (the gate counts it from the moment the previous one was
- * answered), and for a retry the longer of the delay and the penalty (Retry-After, else twice the
- * delay, capped like a Crawl-delay).
+ * answered), and before each retry the wait the fetch holds the PLD back (pipeline/web/retry.ts:
+ * Retry-After, else a doubling backoff; capped like a Crawl-delay, never shorter than the delay).
  */
 export function fetchTime(sample: FetchSample, delayMs: number, p: Omit<Politeness, 'delayMs'>): number {
   if (sample.requests === 0) return 0;
-  const penalty = Math.min(sample.retryAfterMs ?? 2 * delayMs, p.crawlDelayCapMs);
   const plainGaps = sample.requests - 1 - sample.retries;
   const wire = sample.timedOut ? p.timeoutMs : sample.requestMs;
-  return sample.requests * wire + plainGaps * delayMs + sample.retries * Math.max(delayMs, penalty);
+  return (
+    sample.requests * wire +
+    plainGaps * delayMs +
+    retryWaitsMs(sample.retries, delayMs, sample.retryAfterMs, p.crawlDelayCapMs)
+  );
 }

@@ -6,7 +6,7 @@
  * breadth-first rounds with the observatory paper's early round end. No I/O, no clock: one run over
  * 100,000 documents takes a fraction of a second.
  */
-import type { PolicyName } from '../../crawl/index.ts';
+import { compareReady, endsRoundEarly, type PolicyName, type ReadyPld } from '../../crawl/index.ts';
 
 /** One PLD's documents in crawl order, with what each costs. */
 export interface SimJob {
@@ -114,30 +114,41 @@ export function simulateCrawl(jobs: readonly SimJob[], settings: SimSettings): S
     return j;
   };
   const queued = (j: number) => ends[j] - states[j].next;
-  const better = (a: number, b: number): boolean => {
-    if (settings.policy === 'round-robin') {
-      const d = states[a].lastServed - states[b].lastServed;
-      return d !== 0 ? d < 0 : jobs[a].pld < jobs[b].pld;
-    }
-    const d = queued(a) * jobs[a].delayMs - queued(b) * jobs[b].delayMs;
-    if (d !== 0) return d > 0;
-    const q = queued(a) - queued(b);
-    return q !== 0 ? q > 0 : jobs[a].pld < jobs[b].pld;
-  };
+  // what the policy sees of each job, read live: no object made per comparison
+  const views: ReadyPld[] = jobs.map((job, j) => ({
+    pld: job.pld,
+    delayMs: job.delayMs,
+    get queued() {
+      return queued(j);
+    },
+    get lastServed() {
+      return states[j].lastServed;
+    },
+  }));
+  const better = (a: number, b: number) => compareReady(settings.policy, views[a], views[b]) < 0;
   const advanceRound = () => {
     round++;
     ends = jobs.map((j) => roundEnd(j.rounds, round));
   };
-  /** The paper's round rule: from round 1 on, with fewer active PLDs than slots, pull in the next round if it brings new PLDs. */
+  /** The round-end rule (pipeline/crawl/rules.ts) on the jobs: a URL list's rounds, no budget. */
   const endRoundEarly = (): boolean => {
-    if (round < 1 || round >= maxRound) return false;
     let active = 0;
-    let incoming = false;
-    for (let j = 0; j < n; j++) {
-      if (queued(j) > 0) active++;
-      else if (roundEnd(jobs[j].rounds, round + 1) > states[j].next) incoming = true;
-    }
-    return active < settings.concurrency && incoming;
+    for (let j = 0; j < n; j++) if (queued(j) > 0) active++;
+    const incoming = () => {
+      for (let j = 0; j < n; j++) {
+        if (queued(j) === 0 && roundEnd(jobs[j].rounds, round + 1) > states[j].next) return true;
+      }
+      return false;
+    };
+    const view = {
+      round,
+      maxRounds: maxRound + 1,
+      budgeted: false,
+      active,
+      slots: settings.concurrency,
+      rule: 'observatory' as const,
+    };
+    return endsRoundEarly(view, incoming);
   };
 
   const cpuMs = settings.cpuMs ?? 0;
