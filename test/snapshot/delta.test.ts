@@ -4,14 +4,22 @@
  * hand-made weeks; verify holds it to changes.parquet.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Statement } from '../../pipeline/core/index.ts';
 import { canonicalGraph } from '../../pipeline/rdf/index.ts';
 import { statementLine } from '../../pipeline/rdf/nquads-writer.ts';
-import { openDuckDb, queryRows, sqlString, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import {
+  EMPTY_DELTA,
+  openDuckDb,
+  publishedDigest,
+  queryRows,
+  readManifest,
+  sqlString,
+  verifySnapshot,
+} from '../../pipeline/snapshot/index.ts';
 import { relist } from './relist.ts';
 import { publishWeek, record, source, WEEK1, WEEK2 } from './sample-crawl.ts';
 
@@ -248,4 +256,52 @@ test("the data dictionary's delta queries give the digest's figures, which the p
     [delta.typesAdded, delta.typesRemoved, delta.linksAdded, delta.linksRemoved],
     [1, 1, 1, 1],
   );
+});
+
+test('a folder of schema 4 (no delta.parquet, a digest of version 3) verifies, and its digest is read with an empty delta', async () => {
+  // week two as schema 4 published it: its tables, their metadata and its digest without the delta
+  const folder = join(root, 'schema-4', '2026-11-23');
+  await cp(join(root, '2026-11-23'), folder, { recursive: true });
+  const tables = ['documents', 'quads', 'redirects', 'changes', 'schedule'].map((t) => `${t}.parquet`);
+  const session = await openDuckDb();
+  try {
+    for (const name of tables) {
+      const file = sqlString(join(folder, name));
+      const copy = sqlString(join(folder, `${name}.v4`));
+      await session.connection.run(`COPY (SELECT * FROM read_parquet(${file})) TO ${copy}
+        (FORMAT parquet, COMPRESSION zstd, KV_METADATA {observatory_schema_version: '4'})`);
+      await rm(join(folder, name));
+      await cp(join(folder, `${name}.v4`), join(folder, name));
+      await rm(join(folder, `${name}.v4`));
+    }
+  } finally {
+    session.close();
+  }
+  await rm(join(folder, 'delta.parquet'));
+  const { delta, digestVersion, ...rest } = JSON.parse(await readFile(join(folder, 'digest.json'), 'utf8'));
+  assert.equal(digestVersion, 4);
+  assert.ok(delta.added > 0);
+  const v3 = `${JSON.stringify({ digestVersion: 3, ...rest })}\n`;
+  await writeFile(join(folder, 'digest.json'), v3);
+  const manifest = JSON.parse(await readFile(join(folder, 'manifest.json'), 'utf8'));
+  manifest.schemaVersion = 4;
+  manifest.files = manifest.files.filter((f: { name: string }) => f.name !== 'delta.parquet');
+  await writeFile(join(folder, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const sums = await readFile(join(folder, 'SHA256SUMS'), 'utf8');
+  await writeFile(join(folder, 'SHA256SUMS'), sums.replace(/^.* {2}delta\.parquet\n/m, ''));
+  relist(folder, [...tables, 'digest.json']);
+
+  await verifySnapshot(folder);
+  const read = await publishedDigest(folder, await readManifest(folder));
+  assert.deepEqual(read, { ...rest, delta: EMPTY_DELTA });
+  // still compared with its tables in its own form: a changed figure is caught
+  await writeFile(
+    join(folder, 'digest.json'),
+    v3.replace(`"available":${rest.available}`, `"available":${rest.available + 1}`),
+  );
+  relist(folder, ['digest.json']);
+  await assert.rejects(verifySnapshot(folder), {
+    code: 'corrupt',
+    message: /digest\.json is not the digest/,
+  });
 });
