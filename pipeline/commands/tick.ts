@@ -73,6 +73,11 @@ export function tickCommand(): Command {
       case 'already-published':
         say(`slot ${outcome.slot} is done (${outcome.name}); nothing to do`);
         break;
+      case 'later-published':
+        say(
+          `slot ${outcome.slot} comes before ${outcome.name}, published already (a clock that ran ahead); nothing to do`,
+        );
+        break;
       case 'nothing-due':
         if (outcome.missed.length > 0) say(`missed slots ${outcome.missed.join(', ')}`);
         say(`no kernel document is due in slot ${outcome.slot}`);

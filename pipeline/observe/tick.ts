@@ -13,7 +13,12 @@ import {
   weekStartOf,
 } from '../schedule/index.ts';
 import type { PublishedSnapshot } from '../snapshot/index.ts';
-import { listSnapshots, SNAPSHOT_SCHEMA_VERSION, snapshotName } from '../snapshot/index.ts';
+import {
+  listSnapshots,
+  observationSnapshots,
+  SNAPSHOT_SCHEMA_VERSION,
+  snapshotName,
+} from '../snapshot/index.ts';
 import { crawlAndPublish, type ObserveContext, runStrategy } from './crawl-and-publish.ts';
 import { refuseNewerRoot } from './newer-root.ts';
 import {
@@ -45,6 +50,8 @@ export type TickOutcome =
   | { readonly status: 'weekly-due'; readonly weekStart: number }
   | { readonly status: 'weekly-slot'; readonly slot: 0 }
   | { readonly status: 'already-published'; readonly name: string; readonly slot: number }
+  /** A later slot is published (by a tick whose clock ran ahead): this one is not published after it. */
+  | { readonly status: 'later-published'; readonly name: string; readonly slot: number }
   | { readonly status: 'nothing-due'; readonly slot: number; readonly missed: readonly number[] };
 
 /** Crawls a run's URLs once each (no links followed) and publishes it with the schedule moved on. */
@@ -158,6 +165,11 @@ async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
   const published = new Set(snapshots.map((s) => s.name));
   const name = snapshotName('interval', position.slotStart);
   if (published.has(name)) return { status: 'already-published', name, slot: position.slot };
+  // published after a later slot, this slot's snapshot would come first in index.json (ordered by
+  // start) and the schedule would move on from the later one's, losing what this one observed
+  const slotEnd = new Date(position.slotStart + SLOT_MS).toISOString();
+  const later = observationSnapshots(snapshots).find((s) => s.startedAt >= slotEnd);
+  if (later) return { status: 'later-published', name: later.name, slot: position.slot };
   const schedule = await latestSchedule(ctx.root);
   // a slot was missed when it is not published although documents were due in it
   const missed: number[] = [];

@@ -223,3 +223,29 @@ function assertInSlot(startedAt: string, slotStart: number): void {
     `started ${startedAt} outside the slot ${new Date(slotStart).toISOString()}`,
   );
 }
+
+test('a tick whose clock is behind a later published slot does not publish its slot after it', async () => {
+  // a tick with its clock a day ahead published a later slot; with the clock back, an earlier
+  // slot's tick would come first in index.json (ordered by start) though published after it
+  const interval = (await listSnapshots(root)).filter((s) => s.kind === 'interval');
+  const newest = interval.at(-1)!;
+  // a week starts at 00:00 UTC of its weekly snapshot's day, whenever that snapshot started
+  const weekStart = Date.parse(
+    `${(await listSnapshots(root)).filter((s) => s.kind === 'weekly').at(-1)!.name}T00:00:00Z`,
+  );
+  const published = new Set(interval.map((s) => s.name));
+  let earlier = Math.floor((Date.parse(newest.startedAt) - weekStart) / SLOT_MS) - 1;
+  while (earlier > 1 && published.has(snapshotName('interval', weekStart + earlier * SLOT_MS))) earlier--;
+  const slotStart = weekStart + earlier * SLOT_MS;
+  assert.ok(
+    !published.has(snapshotName('interval', slotStart)),
+    'an earlier slot of the week left unpublished',
+  );
+  const before = (await listSnapshots(root)).length;
+  assert.deepEqual(await tick(slotStart + 60_000), {
+    status: 'later-published',
+    name: newest.name,
+    slot: earlier,
+  });
+  assert.equal((await listSnapshots(root)).length, before, 'nothing published');
+});
