@@ -14,14 +14,54 @@ import { memoryBytes, queryRows, sqlString } from './duckdb-session.ts';
 
 const FINGERPRINT_MODULUS = 1n << 256n;
 
+/** A journal number (JSON reads it as DOUBLE when it is large) as BIGINT. */
+const int64 = (value: string) => `round(${value})::BIGINT`;
+
+/**
+ * The columns of stage_documents, each with its type and what it is read from in a journal `doc`
+ * line's record `r`: the table and the insert are made from this list, by name, so that a column
+ * added, removed or moved cannot shift the values of the others.
+ */
+const STAGE_DOCUMENTS: ReadonlyArray<{
+  readonly name: string;
+  readonly type: string;
+  readonly from: string;
+}> = [
+  { name: 'url', type: 'VARCHAR', from: 'r.url' },
+  { name: 'final_url', type: 'VARCHAR', from: 'r."finalUrl"' },
+  { name: 'downloaded_by', type: 'VARCHAR', from: 'coalesce(r."downloadedBy", r.url)' },
+  { name: 'pld', type: 'VARCHAR', from: 'r.pld' },
+  { name: 'segment', type: 'VARCHAR', from: 'r.segment' },
+  { name: 'round', type: 'INTEGER', from: 'r.round' },
+  { name: 'fetched_at_ms', type: 'BIGINT', from: int64('r."fetchedAt"') },
+  { name: 'duration_ms', type: 'BIGINT', from: int64('r."durationMs"') },
+  { name: 'status', type: 'INTEGER', from: 'r.status' },
+  { name: 'error', type: 'VARCHAR', from: 'r.error' },
+  { name: 'error_message', type: 'VARCHAR', from: 'r."errorMessage"' },
+  { name: 'content_type', type: 'VARCHAR', from: 'r."contentType"' },
+  { name: 'format', type: 'VARCHAR', from: 'r.format' },
+  { name: 'bytes', type: 'BIGINT', from: int64('r.bytes') },
+  { name: 'statements', type: 'BIGINT', from: int64('r.statements') },
+  { name: 'content_sha256', type: 'VARCHAR', from: 'r."contentSha256"' },
+  { name: 'graph_hash', type: 'VARCHAR', from: 'r."graphHash"' },
+  { name: 'etag', type: 'VARCHAR', from: 'r.etag' },
+  { name: 'last_modified', type: 'VARCHAR', from: 'r."lastModified"' },
+  { name: 'headers_json', type: 'VARCHAR', from: 'r.headers::VARCHAR' },
+  { name: 'redirects', type: 'INTEGER', from: 'len(r.redirects)' },
+  { name: 'warc_filename', type: 'VARCHAR', from: 'r."warcFilename"' },
+  { name: 'warc_offset', type: 'BIGINT', from: int64('r."warcOffset"') },
+  { name: 'warc_length', type: 'BIGINT', from: int64('r."warcLength"') },
+  { name: 'validation', type: 'VARCHAR', from: 'r.validation' },
+  { name: 'carried_from', type: 'VARCHAR', from: 'r."carriedFrom"' },
+];
+
+function stageDocumentsDdl(): string {
+  return `CREATE TABLE stage_documents (${STAGE_DOCUMENTS.map((c) => `${c.name} ${c.type}`).join(', ')});`;
+}
+
 /** Staging tables: the crawl as handed over, before sorting and typing for publication. */
 const STAGING_DDL = `
-CREATE TABLE stage_documents (
-  url VARCHAR, final_url VARCHAR, downloaded_by VARCHAR, pld VARCHAR, segment VARCHAR, round INTEGER, fetched_at_ms BIGINT,
-  duration_ms BIGINT, status INTEGER, error VARCHAR, error_message VARCHAR, content_type VARCHAR,
-  format VARCHAR, bytes BIGINT, statements BIGINT, content_sha256 VARCHAR, graph_hash VARCHAR,
-  etag VARCHAR, last_modified VARCHAR, headers_json VARCHAR, redirects INTEGER, warc_filename VARCHAR,
-  warc_offset BIGINT, warc_length BIGINT, validation VARCHAR, carried_from VARCHAR);
+${stageDocumentsDdl()}
 CREATE TABLE stage_quads (graph VARCHAR, subject VARCHAR, predicate VARCHAR, object VARCHAR,
   object_kind VARCHAR, datatype VARCHAR, lang VARCHAR, direction VARCHAR, source_graph VARCHAR);
 CREATE TABLE stage_redirects (url VARCHAR, hop INTEGER, from_url VARCHAR, to_url VARCHAR, status INTEGER,
@@ -73,7 +113,6 @@ const PACKED_COLUMNS = PACKED_STATEMENT_FIELDS.map((name, i) =>
 ).join(', ');
 
 /** Milliseconds and byte counts as the publisher stores them (JS numbers may carry fractions). */
-const int64 = (value: string) => `round(${value})::BIGINT`;
 
 /**
  * Loads the document lines of a journal into the staging tables with DuckDB's JSON reader, in one
@@ -146,11 +185,7 @@ async function loadJournal(
       await connection.run('ROLLBACK');
       return false;
     }
-    await connection.run(`INSERT INTO stage_documents SELECT r.url, r."finalUrl", coalesce(r."downloadedBy", r.url),
-        r.pld, r.segment, r.round, ${int64('r."fetchedAt"')}, ${int64('r."durationMs"')}, r.status, r.error,
-        r."errorMessage", r."contentType", r.format, ${int64('r.bytes')}, ${int64('r.statements')},
-        r."contentSha256", r."graphHash", r.etag, r."lastModified", r.headers::VARCHAR, len(r.redirects),
-        r."warcFilename", ${int64('r."warcOffset"')}, ${int64('r."warcLength"')}, r.validation, r."carriedFrom"
+    await connection.run(`INSERT INTO stage_documents BY NAME SELECT ${STAGE_DOCUMENTS.map((c) => `${c.from} AS ${c.name}`).join(', ')}
       FROM (SELECT record AS r FROM journal_documents WHERE t = 'doc')`);
     await connection.run(`INSERT INTO stage_redirects SELECT url, hop, hop_.from, hop_.to, hop_.status,
         ${int64('hop_.at')}
