@@ -40,8 +40,12 @@ function sumCounts(lists: ReadonlyArray<readonly DeltaCount[]>): DataTable['rows
   const totals = new Map<string, { added: number; removed: number }>();
   for (const list of lists)
     for (const c of list) {
-      const t = totals.get(c.key) ?? { added: 0, removed: 0 };
-      totals.set(c.key, { added: t.added + c.added, removed: t.removed + c.removed });
+      const t = totals.get(c.key);
+      if (t === undefined) totals.set(c.key, { added: c.added, removed: c.removed });
+      else {
+        t.added += c.added;
+        t.removed += c.removed;
+      }
     }
   return [...totals]
     .map(([key, t]) => [key, t.added, t.removed] as const)
@@ -84,12 +88,13 @@ export function whatChangesView(snapshots: readonly SnapshotView[]): WhatChanges
   const plds = new Map<string, { documents: number; added: number; removed: number }>();
   for (const f of all)
     for (const p of f.plds) {
-      const t = plds.get(p.pld) ?? { documents: 0, added: 0, removed: 0 };
-      plds.set(p.pld, {
-        documents: t.documents + p.documents,
-        added: t.added + p.added,
-        removed: t.removed + p.removed,
-      });
+      const t = plds.get(p.pld);
+      if (t === undefined) plds.set(p.pld, { documents: p.documents, added: p.added, removed: p.removed });
+      else {
+        t.documents += p.documents;
+        t.added += p.added;
+        t.removed += p.removed;
+      }
     }
   return {
     since: snapshots.find(hasDelta)?.name ?? null,
