@@ -1,7 +1,7 @@
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
-import { ignoreFailure, ioError, makeDirectory, ObservatoryError, temporaryFor } from '../core/index.ts';
+import { makeDirectory, ObservatoryError, writeFileAtomic } from '../core/index.ts';
 import { type CrawlOptions, type CrawlResult, runCrawl } from './crawl.ts';
 import type { CrawlStatsSnapshot } from './crawl-stats.ts';
 import { isRdfDocument } from './crawl-stats.ts';
@@ -114,7 +114,7 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
     if (!times) {
       times = { startedAt: o.clock.now() };
       makeDirectory(dir, 'the crawl folder');
-      await writeAtomically(join(dir, TIMES_FILE), JSON.stringify(times));
+      await writeFileAtomic(join(dir, TIMES_FILE), JSON.stringify(times));
     }
     // a rerun passes crawl 1 again (resumed or finished), so its recorded start names the run
     if (i === 1) runStartedAt = times.startedAt;
@@ -151,7 +151,7 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
     if (endedAt === undefined) {
       // a resumed crawl's clock may read before its start (the same --now again): never end before it
       endedAt = Math.max(o.clock.now(), times.startedAt);
-      await writeAtomically(join(dir, TIMES_FILE), JSON.stringify({ ...times, endedAt }));
+      await writeFileAtomic(join(dir, TIMES_FILE), JSON.stringify({ ...times, endedAt }));
     }
     crawls.push(result.stats);
     await o.afterCrawl?.({
@@ -182,17 +182,6 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
   };
 }
 
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = await temporaryFor(file);
-  try {
-    await writeFile(tmp, text);
-    await rename(tmp, file);
-  } catch (error) {
-    await ignoreFailure(() => rm(tmp, { force: true }));
-    throw ioError('write', file, error);
-  }
-}
-
 /** Writes the kernel list and the expansion report (JSON and Markdown) next to it. */
 export async function writeExpansion(
   result: ExpansionResult,
@@ -200,7 +189,7 @@ export async function writeExpansion(
   meta: { seeds: number; startedAt: string; endedAt: string },
 ): Promise<void> {
   const header = `# kernel: ${result.kernel.length} URIs on ${result.plds.length} PLDs, expanded from ${meta.seeds} seeds at ${meta.startedAt}\n`;
-  await writeAtomically(files.kernel, header + result.kernel.join('\n') + '\n');
+  await writeFileAtomic(files.kernel, header + result.kernel.join('\n') + '\n');
   const report = {
     ...meta,
     kernel: result.kernel.length,
@@ -208,8 +197,8 @@ export async function writeExpansion(
     crawls: result.crawls,
     plds: result.plds,
   };
-  await writeAtomically(files.report, `${JSON.stringify(report, null, 2)}\n`);
-  await writeAtomically(files.report.replace(/\.json$/, '') + '.md', expansionMarkdown(result, meta));
+  await writeFileAtomic(files.report, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFileAtomic(files.report.replace(/\.json$/, '') + '.md', expansionMarkdown(result, meta));
 }
 
 /** The expansion report for people: per crawl and round, the paper's Figures 2-4 as a table. */

@@ -1,8 +1,14 @@
 import { existsSync, renameSync } from 'node:fs';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, Logger, SnapshotKind } from '../core/index.ts';
-import { acquirePidLock, ioError, makeDirectory, ObservatoryError, quoteInput } from '../core/index.ts';
+import {
+  acquirePidLock,
+  makeDirectory,
+  ObservatoryError,
+  quoteInput,
+  writeFileAtomic,
+} from '../core/index.ts';
 import { SLOTS_PER_WEEK } from '../schedule/index.ts';
 import { INCOMPLETE_DIR, snapshotKindOf } from '../snapshot/index.ts';
 
@@ -46,13 +52,7 @@ export function runDir(root: string, name: string): string {
 export async function saveRunState(root: string, state: RunState): Promise<void> {
   const dir = runDir(root, state.name);
   makeDirectory(dir, 'the run folder');
-  const tmp = join(dir, `${RUN_FILE}.tmp`);
-  try {
-    await writeFile(tmp, `${JSON.stringify(state)}\n`);
-    await rename(tmp, join(dir, RUN_FILE));
-  } catch (error) {
-    throw ioError('write the run state', join(dir, RUN_FILE), error);
-  }
+  await writeFileAtomic(join(dir, RUN_FILE), `${JSON.stringify(state)}\n`);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;

@@ -4,7 +4,7 @@ import { readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { makeDirectory, ObservatoryError } from '../core/index.ts';
+import { makeDirectory, ObservatoryError, temporaryFor } from '../core/index.ts';
 import {
   CATALOGUE_FILE,
   type CatalogueEntry,
@@ -80,7 +80,7 @@ async function download(url: string, path: string, sha256: string | null): Promi
   const response = await get(url);
   const hash = createHash('sha256');
   let bytes = 0;
-  const temp = `${path}.part`;
+  const temp = await temporaryFor(path);
   const tap = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       hash.update(chunk);

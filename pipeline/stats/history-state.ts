@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { makeDirectory } from '../core/index.ts';
+import { makeDirectory, writeFileAtomic } from '../core/index.ts';
 import { type CatalogueEntry, retrievedRdf, sqlString } from '../snapshot/index.ts';
 
 /**
@@ -187,11 +187,7 @@ export async function loadHistoryState(
       `COPY (FROM ${table} ORDER BY ${KEYS[table]}) TO ${sqlString(stateFile(dir, table, id))} (FORMAT parquet)`,
     );
   // the key names the files only once they are all written; then the old files go
-  await writeFile(
-    join(dir, `${HISTORY_KEY_FILE}.tmp`),
-    JSON.stringify({ version: STATE_VERSION, covers, id }),
-  );
-  await rename(join(dir, `${HISTORY_KEY_FILE}.tmp`), join(dir, HISTORY_KEY_FILE));
+  await writeFileAtomic(join(dir, HISTORY_KEY_FILE), JSON.stringify({ version: STATE_VERSION, covers, id }));
   if (old && old.id !== id)
     for (const table of Object.keys(TABLES) as StateTable[])
       await rm(stateFile(dir, table, old.id), { force: true });
