@@ -208,7 +208,10 @@ async function writeArchive(
   let id = 0;
   for await (const batch of readExchanges(pool, crawl)) {
     const written = batch.map(async (row) => {
+      // as one process archives a fetch: its final response may be a revisit of the URL's last record
+      const release = row.responseOf !== null ? archive.expect(row.responseOf) : null;
       archive.exchanged(exchangeOfRow(row, ++id));
+      release?.();
       const pointer = await archive.pointerOf(id);
       if (pointer && row.responseOf !== null) pointers.set(row.responseOf, pointer);
     });
