@@ -9,9 +9,9 @@ import {
   openPreviousContent,
   openPublication,
   type PublishedSnapshot,
-  readManifest,
   SNAPSHOT_SCHEMA_VERSION,
 } from '../snapshot/index.ts';
+import { publishedConfig } from './published-config.ts';
 import { type RunState, runDir, saveRunState } from './run-state.ts';
 
 const MIB = 1024 * 1024;
@@ -37,28 +37,6 @@ export interface ObserveContext {
 /** The strategy a run moves the schedule on with: the one it started with, else the context's. */
 export function runStrategy(run: RunState, ctx: ObserveContext): Strategy {
   return liveStrategy(run.strategy ?? ctx.strategy);
-}
-
-/**
- * The config this very run was published with, when a publish of it already put its folder in
- * place (the folder's manifest has the run's kind and exact start and end) and was killed before
- * the run's folder was removed; else null. Publishing again with it gives the same input, so the
- * folder is kept and completed (listed, linked); the config of the process resuming it, after an
- * upgrade or with other options, made the input differ and the publish refuse the name forever
- * (found by the lifetime benchmark: `snapshot 2026-01-19 is already published ... from a different
- * crawl` at every weekly run after the upgrade).
- */
-async function ownPublishedConfig(root: string, run: RunState): Promise<object | null> {
-  try {
-    const manifest = await readManifest(join(root, run.name));
-    const same =
-      manifest.kind === run.kind &&
-      Date.parse(manifest.startedAt) === run.startedAt &&
-      Date.parse(manifest.endedAt) === run.endedAt;
-    return same && typeof manifest.config === 'object' && manifest.config !== null ? manifest.config : null;
-  } catch {
-    return null; // not published (or not readable: the publish says why)
-  }
 }
 
 /**
@@ -92,7 +70,7 @@ async function roundLines(journal: string): Promise<string[]> {
  */
 async function underThisSchema(root: string, run: RunState, logger: Logger): Promise<RunState> {
   if (run.schemaVersion === SNAPSHOT_SCHEMA_VERSION) return run;
-  if (run.endedAt !== undefined && (await ownPublishedConfig(root, run)) !== null) return run;
+  if (run.endedAt !== undefined && (await publishedConfig(root, run)) !== null) return run;
   const { endedAt: _, ...rest } = run;
   const fresh: RunState = { ...rest, schemaVersion: SNAPSHOT_SCHEMA_VERSION };
   const dir = join(runDir(root, run.name), 'crawl');
@@ -196,7 +174,7 @@ export async function crawlAndPublish(
     kind: run.kind,
     startedAt: run.startedAt,
     endedAt: ended.endedAt!,
-    config: (await ownPublishedConfig(ctx.root, ended)) ?? {
+    config: (await publishedConfig(ctx.root, ended)) ?? {
       ...config,
       policy,
       strategy: runStrategy(run, ctx).name,

@@ -1,6 +1,7 @@
 import { type Clock, type CrawlConfig, createProgress, type Logger } from '../core/index.ts';
 import { type ExpansionCrawl, type PolicyName, readJournalDocuments } from '../crawl/index.ts';
 import { expansionRunName, linkSnapshotTables, listSnapshots, publishSnapshot } from '../snapshot/index.ts';
+import { publishedConfig } from './published-config.ts';
 
 /** How the expansion crawled: recorded in each of its snapshots' manifests. */
 export interface ExpansionSetup {
@@ -38,13 +39,18 @@ export function expansionPublisher(
       await linkSnapshotTables(out, crawl.name, 'expand');
       return;
     }
-    const published = await publishSnapshot({
-      root: out,
+    const run = {
       name: crawl.name,
-      kind: 'expand',
+      kind: 'expand' as const,
       startedAt: crawl.startedAt,
       endedAt: crawl.endedAt,
-      config: {
+    };
+    const published = await publishSnapshot({
+      root: out,
+      ...run,
+      // a publish killed after it put the folder in place, rerun with other options: completed
+      // with the config its manifest recorded, not refused as another crawl's forever
+      config: (await publishedConfig(out, run)) ?? {
         ...config,
         policy,
         plan: { maxDepth: plan.hops, maxDocuments: null, maxRounds: crawl.maxRounds },

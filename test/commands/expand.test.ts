@@ -116,6 +116,29 @@ test('expand publishes its crawls as expand snapshots, once, and the weekly seri
   assert.doesNotMatch(rerun.stdout, /published/, 'a rerun publishes nothing again');
   assert.equal(readFileSync(join(root, 'index.json'), 'utf8'), index);
 
+  // killed after the folder was renamed into place but before index.json listed it, then rerun
+  // with other options: the folder is completed with the config it was published with
+  const listed = JSON.parse(index) as { snapshots: Array<{ name: string }> };
+  const last = listed.snapshots.at(-1)!.name;
+  const manifestBefore = readFileSync(join(root, last, 'manifest.json'), 'utf8');
+  writeFileSync(
+    join(root, 'index.json'),
+    JSON.stringify({ ...listed, snapshots: listed.snapshots.slice(0, -1) }, null, 2),
+  );
+  const otherOptions = await runCli(
+    expandArgs(dir, root, EXPANDED, 2, '--keep-work', '--max-redirects', '4'),
+  );
+  assert.equal(otherOptions.status, 0, otherOptions.stderr);
+  const entries = (await listSnapshots(root)).map((e) => [e.name, e.manifestSha256]);
+  const before = (JSON.parse(index) as { snapshots: Array<{ name: string; manifestSha256: string }> })
+    .snapshots;
+  assert.deepEqual(
+    entries,
+    before.map((e) => [e.name, e.manifestSha256]),
+    'listed again, the same folder',
+  );
+  assert.equal(readFileSync(join(root, last, 'manifest.json'), 'utf8'), manifestBefore);
+
   // the kernel's first weekly snapshot has the expansion crawls' URLs, and nothing to compare them with
   const weekly = await runCli([
     ...snapshotCliArgs({ kernel: join(dir, 'kernel.txt'), out: root, now: WEEK, resolve: sim.resolveRule }),
