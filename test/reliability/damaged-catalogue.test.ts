@@ -127,7 +127,10 @@ for (const { label, damage, message, publish } of CASES) {
     );
     assert.equal(r.status, 1, r.stderr);
     // the phases reported before it (a line each without a terminal), then one coded failure line
-    const failures = r.stderr.trim().split('\n').filter((line) => line.startsWith('observatory:'));
+    const failures = r.stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('observatory:'));
     assert.equal(failures.length, 1, r.stderr);
     assert.match(failures[0], message);
     assert.match(failures[0], /\[corrupt\]$/);
