@@ -236,12 +236,15 @@ test('the Reproductions page shows the evaluate and estimate outputs it was give
     imgs.map((img) => ({
       loaded: (img as HTMLImageElement).naturalWidth > 0,
       src: (img as HTMLImageElement).src,
+      scale: img.getBoundingClientRect().width / (img as HTMLImageElement).naturalWidth,
     })),
   );
   const svgs = ['tradeoff.svg', 'monthly.svg'];
   assert.equal(images.length, svgs.length);
   for (const [i, name] of svgs.entries()) {
     assert.ok(images[i].loaded, name);
+    // shown as drawn (its text at the 12 px of the portal's charts), neither stretched nor shrunk
+    assert.ok(Math.abs(images[i].scale - 1) < 0.01, `${name} shown at ${images[i].scale} of its size`);
     const text = Buffer.from(images[i].src.split(',')[1], 'base64').toString();
     assert.equal(text, await readFile(join(EVALUATION, name), 'utf8'));
   }

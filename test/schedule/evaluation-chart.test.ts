@@ -50,4 +50,7 @@ test('the trade-off chart names each strategy once, in its legend, and the budge
     assert.equal(texts.filter((t) => t === strategy).length, 1, `${strategy}: once, in the legend`);
   assert.ok(texts.includes('cho-irregular at other budgets'), 'the grey line has a legend entry');
   assert.ok(texts.includes('budget sweep'));
+  // the portal's charts' 12 px (Vega's default labels are 10): the portal shows the file as drawn
+  const sizes = [...svg.matchAll(/font-size="([\d.]+)px"/g)].map((m) => Number(m[1]));
+  assert.ok(sizes.length > 20 && Math.min(...sizes) >= 12, String(sizes));
 });

@@ -8,6 +8,19 @@ import { recall } from './tally.ts';
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
 /**
+ * Text at 12 px, the portal's own charts' size (Vega's default labels are 10 px): the portal shows
+ * these files as drawn, scrolling sideways on a phone rather than shrinking their text.
+ */
+const TEXT = 12;
+const CONFIG = {
+  font: 'system-ui, sans-serif',
+  axis: { labelFontSize: TEXT, titleFontSize: TEXT },
+  legend: { labelFontSize: TEXT, titleFontSize: TEXT },
+  header: { labelFontSize: TEXT },
+  title: { fontSize: TEXT + 2 },
+};
+
+/**
  * One colour per strategy that stays apart from the others for all eleven an evaluation compares
  * (Vega's default scheme has ten, several of them close on a line; the eleventh repeated the
  * first), and a dash pattern and a point shape that cycle with a period prime to the colours', so
@@ -63,11 +76,12 @@ export function monthlySpec(rows: readonly MonthlyPoint[]): TopLevelSpec {
   ]);
   return {
     $schema: SCHEMA,
+    config: CONFIG,
     title: 'Recall and precision per month of the simulated span',
     data: { values },
     facet: { row: { field: 'measure', type: 'nominal', title: null } },
     spec: {
-      width: 640,
+      width: 560,
       height: 220,
       mark: { type: 'line', point: false, strokeWidth: 1.8 },
       encoding: {
@@ -111,8 +125,9 @@ export function tradeoffSpec(
   const y = { field: 'recall', type: 'quantitative' as const, scale: { domain: [0, 1] }, title: 'recall' };
   return {
     $schema: SCHEMA,
+    config: CONFIG,
     title: 'Recall vs downloads',
-    width: 640,
+    width: 560,
     height: 400,
     layer: [
       ...(sweep.length > 0
