@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { createProgress, systemClock } from '../core/index.ts';
 import { computePortalData, DEFAULT_DATA_DIR, statsOptions } from '../stats/index.ts';
 
 interface StatsCliOptions {
@@ -37,7 +38,8 @@ export function statsCommand(): Command {
     .option('--estimation <dir>', 'a folder of `estimate --json` outputs (*.json) for the Reproductions page')
     .action(async (cli: StatsCliOptions) => {
       const o = statsOptions({ ...cli, dataDir: cli.data });
-      const data = await computePortalData(o);
+      // on a terminal redrawn in place; elsewhere (cron, CI) a line every 5 s
+      const data = await computePortalData(o, createProgress('stats', systemClock, { intervalMs: 5000 }));
       process.stdout.write(`portal data for ${data.snapshots.length} snapshots in ${o.dataDir}\n`);
     });
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeDirectory, ObservatoryError } from '../core/index.ts';
+import { makeDirectory, ObservatoryError, type Progress } from '../core/index.ts';
 import {
   CATALOGUE_FILE,
   type CatalogueEntry,
@@ -101,9 +101,11 @@ async function downloadFiles(
 /**
  * The `stats` stage: DuckDB queries over the published snapshots of `root` (manifests, cached
  * per-snapshot digests, running cross-snapshot totals of the small tables) into portal.json, the
- * VoID/DCAT description and the bulk-download list in `dataDir`.
+ * VoID/DCAT description and the bulk-download list in `dataDir`. `progress` hears each phase and,
+ * in the phases that go snapshot by snapshot (verifying and digesting the ones not cached), each
+ * snapshot: a first build over years of snapshots takes minutes.
  */
-export async function computePortalData(o: StatsOptions): Promise<PortalData> {
+export async function computePortalData(o: StatsOptions, progress?: Progress): Promise<PortalData> {
   const published = await listSnapshots(o.root);
   // the portal's pages, trends and history are the kernel's observations; the expansion crawls are
   // read by the Reproductions page only
@@ -132,10 +134,16 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
     // Files fetched from --snapshots-url were checked as they arrived (fetch-snapshots.ts), and
     // only those the portal needs are there.
     const tables = [...TABLE_NAMES.map(parquetFileName), DIGEST_FILE];
-    if (!o.snapshotsUrl)
-      await inParallel(catalogue, PARALLEL_FILES, (e, i) =>
-        digests[i] ? Promise.resolve() : verifyFiles(join(o.root, e.name), { read: tables }).then(() => {}),
-      );
+    const uncached = digests.filter((d) => d === null).length;
+    if (!o.snapshotsUrl) {
+      let verified = 0;
+      await inParallel(catalogue, PARALLEL_FILES, async (e, i) => {
+        if (digests[i]) return;
+        await verifyFiles(join(o.root, e.name), { read: tables });
+        progress?.update({ done: ++verified, total: uncached, extra: { phase: 'verifying new snapshots' } });
+      });
+    }
+    progress?.update({ done: 0, total: catalogue.length, extra: { phase: 'history totals' } });
     await loadHistoryState(session.connection, o.root, catalogue, o.cacheDir);
     const history = await queryHistory(session.connection);
     const files = await inParallel(catalogue, PARALLEL_FILES, (e, i) =>
@@ -144,6 +152,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
     const snapshots: SnapshotView[] = [];
     for (const [i, entry] of catalogue.entries()) {
       const manifest = manifests[i];
+      progress?.update({ done: i, total: catalogue.length, extra: { phase: 'snapshot figures' } });
       snapshots.push({
         name: entry.name,
         kind: entry.kind,
@@ -263,6 +272,7 @@ export async function computePortalData(o: StatsOptions): Promise<PortalData> {
     ];
     await writeFile(join(o.dataDir, URL_LIST), `${urls.join('\n')}\n`);
     await writeFile(join(o.dataDir, PORTAL_DATA_FILE), JSON.stringify(data));
+    progress?.finish({ done: catalogue.length, total: catalogue.length, extra: { phase: 'done' } });
     return data;
   } finally {
     session.close();
