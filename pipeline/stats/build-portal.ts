@@ -145,8 +145,12 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
     'pages (Astro)',
     'site files',
   ];
-  const phase = (name: string) =>
-    options.progress?.update({ done: phases.indexOf(name), total: phases.length, extra: { phase: name } });
+  const phase = (name: string, extra: Record<string, number> = {}) =>
+    options.progress?.update({
+      done: phases.indexOf(name),
+      total: phases.length,
+      extra: { phase: name, ...extra },
+    });
   if (o.snapshotsUrl) phase('fetching what the build reads');
   const fetched = o.snapshotsUrl
     ? await fetchPortalInputs({
@@ -166,11 +170,22 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   const stage = join(o.dataDir, 'site-build');
   await rm(stage, { recursive: true, force: true });
   phase('pages (Astro)');
-  await runAstro({
-    OBSERVATORY_PORTAL_DATA: o.dataDir,
-    OBSERVATORY_PORTAL_OUT: stage,
-    OBSERVATORY_PORTAL_BASE_URL: o.baseUrl,
-  });
+  // Astro says nothing until it is done (minutes for years of snapshots): the phase again every
+  // 5 s with the seconds it has taken, so that a long build is never silent
+  const astroStart = performance.now();
+  const beat = setInterval(
+    () => phase('pages (Astro)', { seconds: Math.round((performance.now() - astroStart) / 1000) }),
+    5000,
+  );
+  try {
+    await runAstro({
+      OBSERVATORY_PORTAL_DATA: o.dataDir,
+      OBSERVATORY_PORTAL_OUT: stage,
+      OBSERVATORY_PORTAL_BASE_URL: o.baseUrl,
+    });
+  } finally {
+    clearInterval(beat);
+  }
   phase('site files');
   const files = await folderFiles(stage);
   for (const [path, f] of await pages.store(stage, (name) => join(DOWNLOADS_DIR, name, 'index.html')))
