@@ -56,6 +56,20 @@ export interface CrawlPlan {
   segmentFor(depth: number): CrawlSegment;
 }
 
+/** Where a document is in the crawl: its fetch started, fetched, parsed and hashed, journaled, its slot given back. */
+export type DocumentPhase = 'taken' | 'fetched' | 'parsed' | 'journaled' | 'released';
+
+/**
+ * Told of the crawl's moments as they happen, for an instrument that times them (idle-gaps.ts).
+ * Optional, so that a crawl without one pays nothing. Must be cheap and must not throw.
+ */
+export interface CrawlObserver {
+  /** Fetch slots in use changed: `busy` of config.concurrency. */
+  slots(busy: number): void;
+  /** A document of `pld` reached `phase`. */
+  document(pld: string, phase: DocumentPhase): void;
+}
+
 export interface CrawlOptions {
   readonly plan: CrawlPlan;
   readonly config: CrawlConfig;
@@ -81,6 +95,7 @@ export interface CrawlOptions {
    * other processes (the distributed mode) writes their exchanges into it.
    */
   readonly archive?: CrawlArchive | null;
+  readonly observer?: CrawlObserver;
 }
 
 export interface CrawlResult {
@@ -277,7 +292,9 @@ class CrawlRun {
   private start(pld: string, url: string, depth: number): void {
     this.inflightByPld.set(pld, (this.inflightByPld.get(pld) ?? 0) + 1);
     this.lastServed.set(pld, ++this.serveSeq);
-    const task = this.fetchOne(url, depth)
+    const observer = this.o.observer;
+    observer?.document(pld, 'taken');
+    const task = this.fetchOne(pld, url, depth)
       .catch((error: unknown) => {
         this.failure ??= error;
         this.claims.failed(url, error);
@@ -285,13 +302,16 @@ class CrawlRun {
       .finally(() => {
         this.inflightByPld.set(pld, (this.inflightByPld.get(pld) ?? 1) - 1);
         this.inflight.delete(task);
+        observer?.document(pld, 'released');
+        observer?.slots(this.inflight.size);
         this.wake?.();
       });
     this.inflight.add(task);
+    observer?.slots(this.inflight.size);
   }
 
-  private async fetchOne(url: string, depth: number): Promise<void> {
-    const { plan, fetcher, logger, config } = this.o;
+  private async fetchOne(pld: string, url: string, depth: number): Promise<void> {
+    const { plan, fetcher, logger, config, observer } = this.o;
     const claim = (u: string) => this.claims.claim(u, url);
     const lease = this.memory.lease(this.cost);
     try {
@@ -303,13 +323,16 @@ class CrawlRun {
             carried: null,
           };
       const { fetched } = revisit;
+      observer?.document(pld, 'fetched');
       const where = { segment: plan.segmentFor(depth), round: this.round };
       if (fetched.body) lease.settle(fetched.headers['content-type'] ?? null, fetched.body.length);
       // a final URL another fetch requested is not downloaded again: this record points at that fetch's
       const doc = fetched.handedOver
         ? { record: await this.claims.handOver(fetched, where), statements: [] }
         : await processFetch(fetched, where, { config, loadContext: this.loadContext }, revisit);
+      observer?.document(pld, 'parsed');
       this.journal.append({ t: 'doc', depth, record: doc.record, statements: doc.statements });
+      observer?.document(pld, 'journaled');
       this.afterDocument(url, depth, doc.record, doc.statements, plan.maxDepth);
       logger.debug(
         { url, status: doc.record.status, error: doc.record.error, statements: doc.record.statements },

@@ -1,13 +1,21 @@
 /** The crawl stage: frontier, breadth-first rounds, journal and resume, kernel expansion. */
 
 export { contextAlternate, contextText } from './context-loader.ts';
-export type { CrawlFetcher, CrawlOptions, CrawlPlan, CrawlResult } from './crawl.ts';
+export type {
+  CrawlFetcher,
+  CrawlObserver,
+  CrawlOptions,
+  CrawlPlan,
+  CrawlResult,
+  DocumentPhase,
+} from './crawl.ts';
 export { runCrawl, seedUrls } from './crawl.ts';
 export type { CrawlStatsSnapshot, RoundStats } from './crawl-stats.ts';
 export { CrawlStats, isRdfDocument } from './crawl-stats.ts';
 export { processFetch } from './document.ts';
 export type { ExpansionCrawl, ExpansionOptions, ExpansionResult } from './expand.ts';
 export { expansionMarkdown, removeExpansionWork, runExpansion, writeExpansion } from './expand.ts';
+export { GAP_CAUSES, type GapCause, IdleGapRecorder, type PldTimeline } from './idle-gaps.ts';
 export type { JournalDocuments, JournalLine, JournalScan } from './journal.ts';
 export {
   CODE_KIND,

@@ -1,7 +1,7 @@
 import { type CrawlArchive, type CrawlArchiveOptions, openCrawlArchive } from '../archive/index.ts';
 import type { Clock, CrawlConfig } from '../core/index.ts';
 import { type ContextLoader, releaseParseWorkers } from '../rdf/index.ts';
-import { createFetcher, type ExchangeObserver, type Fetcher } from '../web/index.ts';
+import { createFetcher, type ExchangeObserver, type Fetcher, type GateObserver } from '../web/index.ts';
 import { contextLoader } from './context-loader.ts';
 import type { CrawlFetcher } from './crawl.ts';
 
@@ -34,19 +34,24 @@ export interface ArchiveTarget {
  * journal can name it); the answer to a fetch of a URL whose previous observation
  * `archiveTarget.earlier` gives may be archived as a revisit of that observation's record.
  * `observers` are told of every exchange too (a distributed worker keeps
- * them for the coordinator's archive).
+ * them for the coordinator's archive); `gateObserver` of every request's moments at the gate (an
+ * instrument).
  */
 export function createCrawlTools(
   config: CrawlConfig,
   clock: Clock,
   archiveTarget?: ArchiveTarget,
   observers: readonly ExchangeObserver[] = [],
+  gateObserver?: GateObserver,
 ): CrawlTools {
   const archive =
     config.warc && archiveTarget
       ? openCrawlArchive({ ...archiveTarget, config, now: () => clock.now() })
       : null;
-  const web = createFetcher(config, clock, { observers: archive ? [archive, ...observers] : observers });
+  const web = createFetcher(config, clock, {
+    observers: archive ? [archive, ...observers] : observers,
+    gateObserver,
+  });
   return {
     fetcher: {
       fetchDocument: async (url, signal, claim, validators, lease) => {

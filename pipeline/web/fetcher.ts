@@ -13,7 +13,7 @@ import type { ExchangeObserver } from './exchange-record.ts';
 import { fetchWithRules, type UrlClaim } from './fetch-document.ts';
 import { pinnedConnector } from './pinned-connector.ts';
 import { type PldStats, pldStatsObserver } from './pld-stats.ts';
-import { createPolitenessGate, type PolitenessGate } from './politeness-gate.ts';
+import { createPolitenessGate, type GateObserver, type PolitenessGate } from './politeness-gate.ts';
 import { createRobotsCache, type RobotsCache } from './robots-cache.ts';
 
 /** The crawler's one door to the Web: polite, robots-aware, guarded fetching for one crawl. */
@@ -44,6 +44,8 @@ export interface Fetcher {
 /** Who else is told of the fetcher's exchanges (an archive, a test). */
 export interface FetcherOptions {
   readonly observers?: readonly ExchangeObserver[];
+  /** Told of every request's moments at the politeness gate (an instrument, see GateObserver). */
+  readonly gateObserver?: GateObserver;
 }
 
 /** A fetcher for one crawl from its validated config; the clock paces politeness and timeouts. */
@@ -64,7 +66,7 @@ export function createFetcher(
   const ctx: WebContext = {
     config,
     clock,
-    gate: createPolitenessGate(config, clock),
+    gate: createPolitenessGate(config, clock, options.gateObserver),
     dispatcher,
     observer: {
       exchanged(record) {

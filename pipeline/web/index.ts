@@ -12,7 +12,7 @@ export type { Fetcher, FetcherOptions } from './fetcher.ts';
 export { createFetcher } from './fetcher.ts';
 export { alternateJsonLd, isJsonType } from './link-header.ts';
 export type { PldStats } from './pld-stats.ts';
-export type { Permit, PolitenessGate } from './politeness-gate.ts';
+export type { GateObserver, Permit, PolitenessGate } from './politeness-gate.ts';
 export { createPolitenessGate } from './politeness-gate.ts';
 export { RETRIED_ERRORS, retryAfterMs, retryWaitsMs } from './retry.ts';
 export type { RobotsAnswer, RobotsEntry } from './robots-cache.ts';

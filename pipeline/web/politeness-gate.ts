@@ -35,6 +35,22 @@ export interface PolitenessGate {
   delayOf(pld: string): number;
 }
 
+/**
+ * Told when a request to a PLD waits, starts and ends at the gate, at the moment it happens: what an
+ * instrument needs to tell politeness from everything else that keeps a PLD idle (crawl/idle-gaps.ts).
+ * Optional, so that a crawl without one pays nothing. Must be cheap and must not throw.
+ */
+export interface GateObserver {
+  /** A request to `pld` starts waiting at the gate. */
+  waiting(pld: string): void;
+  /** A request to `pld` is let through: it is sent now. */
+  granted(pld: string): void;
+  /** A request to `pld` is over; the next may start in `readyInMs` at the earliest (Infinity: not until another ends). */
+  released(pld: string, readyInMs: number): void;
+  /** The earliest next start of `pld` moved later (a penalty, a Crawl-delay): `readyInMs` from now. */
+  held(pld: string, readyInMs: number): void;
+}
+
 interface Waiter {
   resolve(permit: Permit): void;
   reject(reason: unknown): void;
@@ -52,6 +68,7 @@ interface Entry {
 export function createPolitenessGate(
   config: Pick<CrawlConfig, 'delayMs' | 'perPld' | 'crawlDelayCapMs'>,
   clock: Clock,
+  observer?: GateObserver,
 ): PolitenessGate {
   const entries = new Map<string, Entry>();
 
@@ -79,8 +96,12 @@ export function createPolitenessGate(
         if (released) return;
         released = true;
         endRequest(entry.state);
-        if (!confirmed) confirm();
-        else pump(pld, entry);
+        if (!confirmed) {
+          confirmed = true;
+          confirmRequest(entry.state, clock.now());
+        }
+        observer?.released(pld, readyTime(entry.state, config.perPld) - clock.now());
+        pump(pld, entry);
       },
     };
   };
@@ -110,6 +131,7 @@ export function createPolitenessGate(
       const waiter = entry.waiters.shift()!;
       if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
       startRequest(entry.state, now);
+      observer?.granted(pld);
       waiter.resolve(permitFor(pld, entry));
     }
   }
@@ -139,15 +161,19 @@ export function createPolitenessGate(
           signal.addEventListener('abort', waiter.onAbort, { once: true });
         }
         entry.waiters.push(waiter);
+        observer?.waiting(pld);
         pump(pld, entry);
       });
     },
     penalise(pld, untilMs) {
-      penaliseState(entryOf(pld).state, Math.min(untilMs, clock.now() + config.crawlDelayCapMs));
+      const state = entryOf(pld).state;
+      penaliseState(state, Math.min(untilMs, clock.now() + config.crawlDelayCapMs));
+      observer?.held(pld, readyTime(state, config.perPld) - clock.now());
     },
     setCrawlDelay(pld, crawlDelayMs) {
       const state = entryOf(pld).state;
       state.delayMs = Math.max(state.delayMs, Math.min(crawlDelayMs, config.crawlDelayCapMs));
+      observer?.held(pld, readyTime(state, config.perPld) - clock.now());
     },
     delayOf(pld) {
       return entries.get(pld)?.state.delayMs ?? config.delayMs;
