@@ -56,8 +56,13 @@ export interface CrawlPlan {
   segmentFor(depth: number): CrawlSegment;
 }
 
-/** Where a document is in the crawl: its fetch started, fetched, parsed and hashed, journaled, its slot given back. */
-export type DocumentPhase = 'taken' | 'fetched' | 'parsed' | 'journaled' | 'released';
+/**
+ * Where a document is in the crawl: its fetch started (a fetch slot and its PLD taken), fetched,
+ * parsed and hashed, journaled; its PLD free for the next document (`freed`), its work over and
+ * its slot given back (`released`).
+ */
+export const DOCUMENT_PHASES = ['taken', 'fetched', 'parsed', 'journaled', 'freed', 'released'] as const;
+export type DocumentPhase = (typeof DOCUMENT_PHASES)[number];
 
 /**
  * Told of the crawl's moments as they happen, for an instrument that times them (idle-gaps.ts).
@@ -66,8 +71,8 @@ export type DocumentPhase = 'taken' | 'fetched' | 'parsed' | 'journaled' | 'rele
 export interface CrawlObserver {
   /** Fetch slots in use changed: `busy` of config.concurrency. */
   slots(busy: number): void;
-  /** A document of `pld` reached `phase`. */
-  document(pld: string, phase: DocumentPhase): void;
+  /** The document `url` of `pld` reached `phase`. */
+  document(pld: string, url: string, phase: DocumentPhase): void;
 }
 
 export interface CrawlOptions {
@@ -293,7 +298,7 @@ class CrawlRun {
     this.inflightByPld.set(pld, (this.inflightByPld.get(pld) ?? 0) + 1);
     this.lastServed.set(pld, ++this.serveSeq);
     const observer = this.o.observer;
-    observer?.document(pld, 'taken');
+    observer?.document(pld, url, 'taken');
     const task = this.fetchOne(pld, url, depth)
       .catch((error: unknown) => {
         this.failure ??= error;
@@ -302,7 +307,8 @@ class CrawlRun {
       .finally(() => {
         this.inflightByPld.set(pld, (this.inflightByPld.get(pld) ?? 1) - 1);
         this.inflight.delete(task);
-        observer?.document(pld, 'released');
+        observer?.document(pld, url, 'freed');
+        observer?.document(pld, url, 'released');
         observer?.slots(this.inflight.size);
         this.wake?.();
       });
@@ -323,16 +329,16 @@ class CrawlRun {
             carried: null,
           };
       const { fetched } = revisit;
-      observer?.document(pld, 'fetched');
+      observer?.document(pld, url, 'fetched');
       const where = { segment: plan.segmentFor(depth), round: this.round };
       if (fetched.body) lease.settle(fetched.headers['content-type'] ?? null, fetched.body.length);
       // a final URL another fetch requested is not downloaded again: this record points at that fetch's
       const doc = fetched.handedOver
         ? { record: await this.claims.handOver(fetched, where), statements: [] }
         : await processFetch(fetched, where, { config, loadContext: this.loadContext }, revisit);
-      observer?.document(pld, 'parsed');
+      observer?.document(pld, url, 'parsed');
       this.journal.append({ t: 'doc', depth, record: doc.record, statements: doc.statements });
-      observer?.document(pld, 'journaled');
+      observer?.document(pld, url, 'journaled');
       this.afterDocument(url, depth, doc.record, doc.statements, plan.maxDepth);
       logger.debug(
         { url, status: doc.record.status, error: doc.record.error, statements: doc.record.statements },

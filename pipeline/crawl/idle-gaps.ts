@@ -11,7 +11,7 @@
  * The split assumes one request in flight per PLD at a time (config.perPld 1, the default).
  */
 import type { GateObserver } from '../web/index.ts';
-import type { CrawlObserver, DocumentPhase } from './crawl.ts';
+import { type CrawlObserver, DOCUMENT_PHASES, type DocumentPhase } from './crawl.ts';
 
 /**
  * What an idle gap beyond the delay was spent on, at each moment the first that holds:
@@ -20,9 +20,11 @@ import type { CrawlObserver, DocumentPhase } from './crawl.ts';
  *   fired late), or the PLD could go and a slot was free but the fill loop had not run yet;
  * - fetch: a fetch of the PLD was between its requests or before its first (robots.txt check,
  *   following a redirect); a robots.txt request is a request of its own, its time is not idle;
- * - archive: the previous document's fetch was over but not yet handed on (its WARC record written);
- * - parse: the previous document was being parsed and hashed (the wait for a parse worker included);
- * - journal: the previous document was being journaled and its links handed to the frontier;
+ * - archive: the previous document, still holding its PLD, had its fetch over but not yet handed on
+ *   (its WARC record written);
+ * - parse: the previous document, still holding its PLD, was being parsed and hashed (the wait for a
+ *   parse worker included);
+ * - journal: the previous document, still holding its PLD, was being journaled;
  * - slot: the PLD could go, but every fetch slot was busy.
  */
 export type GapCause = 'gate' | 'loop' | 'fetch' | 'archive' | 'parse' | 'journal' | 'slot';
@@ -59,13 +61,7 @@ interface Request {
   ready: number;
 }
 
-interface Doc {
-  taken: number;
-  fetched: number;
-  parsed: number;
-  journaled: number;
-  released: number;
-}
+type Doc = Record<DocumentPhase, number>;
 
 interface PldRecord {
   readonly requests: Request[];
@@ -73,16 +69,15 @@ interface PldRecord {
   readonly queued: number[];
   /** Index of the oldest request sent and not yet released. */
   inFlight: number;
+  /** Documents of the PLD in the order their fetches started (one at a time: perPld 1). */
   readonly docs: Doc[];
-  /** Index of the oldest document not yet released. */
-  open: number;
 }
-
-const PHASE_ORDER: readonly DocumentPhase[] = ['taken', 'fetched', 'parsed', 'journaled', 'released'];
 
 /** Records a crawl's moments (pass it as the crawl's observer and the fetcher's gate observer) and splits idle gaps. */
 export class IdleGapRecorder implements GateObserver, CrawlObserver {
   private readonly plds = new Map<string, PldRecord>();
+  /** Documents not yet released, by URL. */
+  private readonly docs = new Map<string, Doc>();
   private readonly slotTimes: number[] = [];
   private readonly slotBusy: number[] = [];
   private readonly concurrency: number;
@@ -96,7 +91,7 @@ export class IdleGapRecorder implements GateObserver, CrawlObserver {
   private of(pld: string): PldRecord {
     let record = this.plds.get(pld);
     if (!record) {
-      record = { requests: [], queued: [], inFlight: 0, docs: [], open: 0 };
+      record = { requests: [], queued: [], inFlight: 0, docs: [] };
       this.plds.set(pld, record);
     }
     return record;
@@ -131,29 +126,19 @@ export class IdleGapRecorder implements GateObserver, CrawlObserver {
     this.slotBusy.push(busy);
   }
 
-  document(pld: string, phase: DocumentPhase): void {
-    const record = this.of(pld);
+  document(pld: string, url: string, phase: DocumentPhase): void {
     const now = this.now();
     if (phase === 'taken') {
-      record.docs.push({
-        taken: now,
-        fetched: Number.NaN,
-        parsed: Number.NaN,
-        journaled: Number.NaN,
-        released: Number.NaN,
-      });
+      const doc = { taken: now } as Doc;
+      for (const p of DOCUMENT_PHASES) if (p !== 'taken') doc[p] = Number.NaN;
+      this.of(pld).docs.push(doc);
+      this.docs.set(url, doc);
       return;
     }
-    let i = record.open;
-    while (i < record.docs.length && !Number.isNaN(record.docs[i][phase])) i++;
-    const doc = record.docs[i];
+    const doc = this.docs.get(url);
     if (!doc) return;
-    // a handed-over or failed document skips phases: the later one stands for them
-    for (const p of PHASE_ORDER.slice(1, PHASE_ORDER.indexOf(phase) + 1)) {
-      if (Number.isNaN(doc[p])) doc[p] = now;
-    }
-    while (record.open < record.docs.length && !Number.isNaN(record.docs[record.open].released))
-      record.open++;
+    doc[phase] = now;
+    if (phase === 'released') this.docs.delete(url);
   }
 
   /** The recorder's clock now: a crawl's start and end in the same time as its moments. */
@@ -201,7 +186,7 @@ export class IdleGapRecorder implements GateObserver, CrawlObserver {
     const cuts = [lo, hi, before.ready, next.waiting];
     for (const d of record.docs) {
       if (d.taken > hi) break;
-      cuts.push(d.taken, d.fetched, d.parsed, d.journaled, d.released);
+      cuts.push(d.taken, d.fetched, d.parsed, d.freed);
     }
     for (let i = firstAfter(this.slotTimes, lo); i < this.slotTimes.length && this.slotTimes[i] < hi; i++) {
       cuts.push(this.slotTimes[i]);
@@ -216,8 +201,8 @@ export class IdleGapRecorder implements GateObserver, CrawlObserver {
   private causeAt(record: PldRecord, before: Request, next: Request, t: number, hi: number): GapCause {
     if (t < before.ready) return 'gate';
     if (next.waiting <= t) return 'loop';
-    const doc = record.docs.find((d) => d.taken <= t && !(d.released <= t));
-    if (doc) {
+    const doc = record.docs[firstTakenAfter(record.docs, t) - 1];
+    if (doc && !(doc.freed <= t)) {
       if (!(doc.fetched <= t)) {
         // a fetch that sends the next request itself, or began after the answer, is between requests
         return doc.taken > before.released || !(doc.fetched <= hi) ? 'fetch' : 'archive';
@@ -228,6 +213,18 @@ export class IdleGapRecorder implements GateObserver, CrawlObserver {
     const i = firstAfter(this.slotTimes, t) - 1;
     return i >= 0 && this.slotBusy[i] >= this.concurrency ? 'slot' : 'loop';
   }
+}
+
+/** Index of the first of `docs` (in the order taken) taken after `t`. */
+function firstTakenAfter(docs: readonly Doc[], t: number): number {
+  let lo = 0;
+  let hi = docs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (docs[mid].taken <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Index of the first element of sorted `times` greater than `t`. */

@@ -9,7 +9,7 @@ export type {
   CrawlResult,
   DocumentPhase,
 } from './crawl.ts';
-export { runCrawl, seedUrls } from './crawl.ts';
+export { DOCUMENT_PHASES, runCrawl, seedUrls } from './crawl.ts';
 export type { CrawlStatsSnapshot, RoundStats } from './crawl-stats.ts';
 export { CrawlStats, isRdfDocument } from './crawl-stats.ts';
 export { processFetch } from './document.ts';
