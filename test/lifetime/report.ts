@@ -38,7 +38,10 @@ interface Row {
   readonly weekly: string;
   readonly crawlS: number | null;
   readonly publishS: number | null;
-  /** The weekly publish's change detection (s) and the earlier snapshots it read (its manifest's previousSnapshots). */
+  /**
+   * The weekly publish's change detection (s) and its manifest's previousSnapshots: the earlier
+   * snapshots it read (up to wave2), the snapshots it compared with (since the last observations).
+   */
   readonly changeDetectionS: number | null;
   readonly previousRead: number | null;
   readonly ticks: number;
@@ -321,7 +324,7 @@ export async function writeReport(input: ReportInput): Promise<void> {
     goal('weekly snapshot: crawl wall time', (r) => r.crawlS),
     goal('weekly snapshot: publish wall time', (r) => r.publishS),
     goal('weekly snapshot: its change detection', (r) => r.changeDetectionS),
-    goal('weekly snapshot: earlier snapshots change detection read', (r) => r.previousRead),
+    goal('weekly snapshot: previousSnapshots (read up to wave2; compared with since)', (r) => r.previousRead),
     goal('ticks: wall time of the week', (r) => r.ticksS),
     goal('ticks that published (the strategy learning: more re-visits, not more cost each)', (r) => r.ticks),
     goal('a tick that published: mean wall time', (r) => r.tickPublishedS),
@@ -346,7 +349,7 @@ export async function writeReport(input: ReportInput): Promise<void> {
     'Times in seconds, memory in MiB, bytes in MiB added to the snapshots folder that week',
     `(${FILE_KINDS.map((k) => `${k}: ${FILE_KIND_LEGEND[k]}`).join('; ')}). Slots: on time / late or early / missed / nothing due (of 16).`,
     '',
-    `| week | version | weekly snapshot | crawl | publish (change detection, snapshots it read) | ticks: published, documents (s) | RSS snapshot / tick / portal / astro / status / simweb | ${FILE_KINDS.join(' / ')} | portal s | fetched MiB | slots | status | Web changes | requests | late, early and missed slots, why | events |`,
+    `| week | version | weekly snapshot | crawl | publish (change detection, previousSnapshots) | ticks: published, documents (s) | RSS snapshot / tick / portal / astro / status / simweb | ${FILE_KINDS.join(' / ')} | portal s | fetched MiB | slots | status | Web changes | requests | late, early and missed slots, why | events |`,
     `| ---: | --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- |`,
     ...list
       .map((r) =>
