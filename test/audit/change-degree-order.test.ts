@@ -27,6 +27,7 @@ function week(startedAt: string, changeDegree: Array<{ key: string; count: numbe
     kind: 'weekly',
     startedAt,
     newPlds: 0,
+    files: [],
     stats: { documents: 10, statements: 100, plds: { total: 1 }, changes: { changed: 3, unchanged: 7 } },
     digest: { available: 10, levels: { 0: 10 }, changeDegree },
   } as unknown as SnapshotView;
