@@ -33,8 +33,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { urlPld } from '../../pipeline/core/index.ts';
-import type { RequestLogEntry } from '../../pipeline/simweb/index.ts';
-import { CLI, runCli, simTruth, snapshotCliArgs, startSimWebProcess } from '../commands/cli-process.ts';
+import {
+  CLI,
+  clearRequestLog,
+  requestLog,
+  runCli,
+  simTruth,
+  snapshotCliArgs,
+  startSimWebProcess,
+} from '../commands/cli-process.ts';
 import { politenessViolations, startsByPld } from '../crawl/sim-crawl.ts';
 import { startPostgres, type TestPostgres } from '../distributed/postgres.ts';
 
@@ -114,20 +121,6 @@ interface Run {
   readonly load: readonly [number, number];
   /** Why the run's times measure the machine rather than the crawl; null when they do not. */
   readonly stall: string | null;
-}
-
-/** The simulated Web's request log since it was last cleared. */
-async function requestLog(port: number): Promise<RequestLogEntry[]> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/__sim/log`)).text();
-  return text
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as RequestLogEntry);
-}
-
-async function clearRequestLog(port: number): Promise<void> {
-  await (await fetch(`http://127.0.0.1:${port}/__sim/log`, { method: 'DELETE' })).text();
 }
 
 /** Watches this process's timer: returns a stop function giving the largest lateness seen, in ms. */

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { RequestLogEntry } from '../../pipeline/simweb/index.ts';
 
 /** The `observatory` entry point, for tests and benchmarks that run the CLI as a child process. */
 export const CLI = new URL('../../pipeline/cli.ts', import.meta.url).pathname;
@@ -88,4 +89,19 @@ export async function simTruth(port: number): Promise<TruthLine[]> {
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as TruthLine);
+}
+
+/** A simulated Web's request log since it was last cleared (`GET /__sim/log`). */
+export async function requestLog(port: number): Promise<RequestLogEntry[]> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/__sim/log`)).text();
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as RequestLogEntry);
+}
+
+/** Empties a simulated Web's request log, so that the next crawl's requests are the only ones in it. */
+export async function clearRequestLog(port: number): Promise<void> {
+  await (await fetch(`http://127.0.0.1:${port}/__sim/log`, { method: 'DELETE' })).text();
 }
