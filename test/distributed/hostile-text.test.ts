@@ -260,7 +260,8 @@ test('the Web holds what the comparison is about: NUL bytes, invalid UTF-8, lone
 test('one process and two workers through the coordinator publish the same rows in every table and the same archive', async () => {
   for (const table of TABLE_NAMES) {
     const [a, b] = [await tableRows(join(one, WEEK1), table), await tableRows(join(two, WEEK1), table)];
-    assert.ok(a.length > 0, table);
+    // a first week's delta is empty: nothing earlier to compare with
+    assert.ok(a.length > 0 || table === 'delta', table);
     assert.deepEqual(firstDifferences(a, b, 20), [], table);
   }
   assert.deepEqual(

@@ -235,7 +235,8 @@ test('the Web has what the comparison is about: one row per URL asked for, none 
 test('one process and two workers through the coordinator publish the same rows in every table', async () => {
   for (const table of TABLE_NAMES) {
     const [a, b] = [await rows(join(one, WEEK1), table), await rows(join(two, WEEK1), table)];
-    assert.ok(a.length > 0, table);
+    // a first week's delta is empty: nothing earlier to compare with
+    assert.ok(a.length > 0 || table === 'delta', table);
     assert.deepEqual(firstDifferences(a, b, 20), [], table);
   }
 });
