@@ -28,7 +28,9 @@ import { UrlClaims } from './url-claims.ts';
 export interface CrawlFetcher {
   /**
    * `claim` is asked before each request; `validators` make the request for their URL conditional;
-   * the body is charged to `lease` as it arrives (a fetcher that does not is charged afterwards).
+   * the body is charged to `lease` as it arrives (a fetcher that does not is charged afterwards);
+   * `answered` is called once the fetch's last answer is over, before the fetcher's own work on it
+   * (its archive record), so that the crawl can give the PLD back without waiting for that.
    */
   fetchDocument(
     url: string,
@@ -36,6 +38,7 @@ export interface CrawlFetcher {
     claim?: UrlClaim,
     validators?: Validators,
     lease?: MemoryLease,
+    answered?: () => void,
   ): Promise<FetchResult>;
   /** Earliest clock time at which a request to `pld` may start. */
   readyAt(pld: string): number;
@@ -299,15 +302,26 @@ class CrawlRun {
     this.lastServed.set(pld, ++this.serveSeq);
     const observer = this.o.observer;
     observer?.document(pld, url, 'taken');
-    const task = this.fetchOne(pld, url, depth)
+    let fetching = true;
+    // the PLD is given back as soon as the fetch's last answer is over: its next request must not
+    // wait for this document's archive record, parse and journal line, which queue behind every
+    // other document's on a busy machine (issue #35). The slot is kept until the document is
+    // journaled, so that the documents between fetch and journal stay as many as the slots
+    const fetchOver = () => {
+      if (!fetching) return;
+      fetching = false;
+      this.inflightByPld.set(pld, (this.inflightByPld.get(pld) ?? 1) - 1);
+      observer?.document(pld, url, 'freed');
+      this.wake?.();
+    };
+    const task = this.fetchOne(pld, url, depth, fetchOver)
       .catch((error: unknown) => {
         this.failure ??= error;
         this.claims.failed(url, error);
       })
       .finally(() => {
-        this.inflightByPld.set(pld, (this.inflightByPld.get(pld) ?? 1) - 1);
+        fetchOver();
         this.inflight.delete(task);
-        observer?.document(pld, url, 'freed');
         observer?.document(pld, url, 'released');
         observer?.slots(this.inflight.size);
         this.wake?.();
@@ -316,7 +330,7 @@ class CrawlRun {
     observer?.slots(this.inflight.size);
   }
 
-  private async fetchOne(pld: string, url: string, depth: number): Promise<void> {
+  private async fetchOne(pld: string, url: string, depth: number, fetchOver: () => void): Promise<void> {
     const { plan, fetcher, logger, config, observer } = this.o;
     const claim = (u: string) => this.claims.claim(u, url);
     const lease = this.memory.lease(this.cost);
@@ -324,12 +338,13 @@ class CrawlRun {
       const revisit = this.revisits
         ? await this.revisits.fetch(url, claim, lease)
         : {
-            fetched: await fetcher.fetchDocument(url, undefined, claim, undefined, lease),
+            fetched: await fetcher.fetchDocument(url, undefined, claim, undefined, lease, fetchOver),
             validation: null,
             carried: null,
           };
       const { fetched } = revisit;
       observer?.document(pld, url, 'fetched');
+      fetchOver();
       const where = { segment: plan.segmentFor(depth), round: this.round };
       if (fetched.body) lease.settle(fetched.headers['content-type'] ?? null, fetched.body.length);
       // a final URL another fetch requested is not downloaded again: this record points at that fetch's

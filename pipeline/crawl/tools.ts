@@ -54,10 +54,11 @@ export function createCrawlTools(
   });
   return {
     fetcher: {
-      fetchDocument: async (url, signal, claim, validators, lease) => {
+      fetchDocument: async (url, signal, claim, validators, lease, answered) => {
         const release = archive?.expect(url);
         try {
           const fetched = await web.fetchDocument(url, signal, claim, validators, lease);
+          answered?.();
           return archive ? { ...fetched, warc: await archive.pointerOf(fetched.responseId) } : fetched;
         } finally {
           release?.();

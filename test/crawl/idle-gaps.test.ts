@@ -94,3 +94,22 @@ test("the wait for the previous document's archive record is told apart from the
   const { idleMs } = recorder.timeline(p, DELAY, 0, 70);
   assert.deepEqual(idleMs, { gate: 0, loop: 0, fetch: 0, archive: 5, parse: 1, journal: 1, slot: 0 });
 });
+
+test('a document that gave its PLD back at the end of its fetch keeps nobody waiting while it is parsed', () => {
+  const p = 'c.org';
+  const recorder = replay([
+    [0, (r) => r.document(p, 'A', 'taken')],
+    [0, (r) => r.waiting(p)],
+    [0, (r) => r.granted(p)],
+    [5, (r) => r.released(p, 50)],
+    [6, (r) => r.document(p, 'A', 'fetched')],
+    [6, (r) => r.document(p, 'A', 'freed')],
+    [58, (r) => r.document(p, 'B', 'taken')], // the fill loop 3 ms late, while A is still parsed
+    [58, (r) => r.waiting(p)],
+    [58, (r) => r.granted(p)],
+    [64, (r) => r.released(p, 50)],
+    [90, (r) => r.document(p, 'A', 'parsed')],
+  ]);
+  const { idleMs } = recorder.timeline(p, DELAY, 0, 100);
+  assert.deepEqual(idleMs, { gate: 0, loop: 3, fetch: 0, archive: 0, parse: 0, journal: 0, slot: 0 });
+});
