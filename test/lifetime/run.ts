@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { payLevelDomain } from '../../pipeline/core/index.ts';
-import { SLOT_MS, WEEK } from '../../pipeline/schedule/index.ts';
+import { SLOT_MS, seededRandom, WEEK } from '../../pipeline/schedule/index.ts';
 import { type CheckResult, noOldParses, nothingLost, sameSite } from './checks.ts';
 import { startCli } from './cli-process.ts';
 import { mountLoopDisk } from './loop-disk.ts';
@@ -18,7 +18,7 @@ import { writeReport } from './report.ts';
 import { startSimWebServer } from './simweb-control.ts';
 import { prepareVersions } from './versions.ts';
 import { runYear } from './year.ts';
-import { planYear, seededRandom, upgradeWeek } from './year-plan.ts';
+import { planYear, upgradeWeek } from './year-plan.ts';
 
 const { values } = parseArgs({
   options: {

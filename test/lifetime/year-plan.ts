@@ -4,6 +4,7 @@
  * weeks at both ends (the first two, the last one) hold none, so the week-2 and last-week figures
  * the goals compare are measured on an ordinary week.
  */
+import { seededRandom } from '../../pipeline/schedule/index.ts';
 
 /** The phase a SIGKILL hits. */
 export type KillTarget = 'weekly-crawl' | 'weekly-publish' | 'tick-crawl' | 'tick-publish' | 'portal';
@@ -55,18 +56,6 @@ export const YEAR_KILLS =
   TICK_EVENTS.filter((e) => e.kind === 'kill').length +
   PORTAL_KILLS +
   1;
-
-/** mulberry32: a small seeded stream, so that one seed gives one year. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function shuffle<T>(list: T[], random: () => number): T[] {
   for (let i = list.length - 1; i > 0; i--) {

@@ -21,7 +21,7 @@ import {
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SLOT_MS, SLOTS_PER_WEEK, WEEK } from '../../pipeline/schedule/index.ts';
+import { SLOT_MS, SLOTS_PER_WEEK, seededRandom, WEEK } from '../../pipeline/schedule/index.ts';
 import { servePortal } from '../../pipeline/stats/index.ts';
 import { type RunningCli, startCli, type Version } from './cli-process.ts';
 import { bytesByKind, FILE_KINDS, type FileKind } from './folder-bytes.ts';
@@ -29,7 +29,7 @@ import { phaseSince, type RunPhase } from './incomplete-phase.ts';
 import type { LoopDisk } from './loop-disk.ts';
 import { crawlAndPublishMs, logLinesSince, logOffset } from './run-log.ts';
 import type { SimWebServer } from './simweb-control.ts';
-import { describeEvent, type PlannedEvent, seededRandom, type YearEvent } from './year-plan.ts';
+import { describeEvent, type PlannedEvent, type YearEvent } from './year-plan.ts';
 
 export interface YearOptions {
   readonly out: string;
