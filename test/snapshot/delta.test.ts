@@ -21,7 +21,7 @@ import {
   verifySnapshot,
 } from '../../pipeline/snapshot/index.ts';
 import { relist } from './relist.ts';
-import { publishWeek, record, source, WEEK1, WEEK2 } from './sample-crawl.ts';
+import { iri, publishWeek, record, source, WEEK1, WEEK2 } from './sample-crawl.ts';
 
 const FOAF = 'http://xmlns.com/foaf/0.1/';
 const GEO = 'http://www.w3.org/2003/01/geo/wgs84_pos#';
@@ -31,14 +31,6 @@ const X = 'http://example.org/x';
 const Y = 'http://data.example.net/y';
 const Z = 'http://example.org/z';
 
-const iri = (subject: string, predicate: string, object: string): Statement => ({
-  subject,
-  predicate,
-  object,
-  objectKind: object.startsWith('_:') ? 'bnode' : 'iri',
-  datatype: null,
-  lang: null,
-});
 const lit = (subject: string, predicate: string, object: string): Statement => ({
   subject,
   predicate,

@@ -19,7 +19,8 @@ const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const FOAF = 'http://xmlns.com/foaf/0.1/';
 
-const iri = (subject: string, predicate: string, object: string): Statement => ({
+/** A statement with an IRI or blank-node object. */
+export const iri = (subject: string, predicate: string, object: string): Statement => ({
   subject,
   predicate,
   object,
