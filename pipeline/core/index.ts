@@ -48,6 +48,7 @@ export { NO_HOST_PLD, payLevelDomain, urlPld } from './pld.ts';
 export type { Progress, ProgressOptions, ProgressRates, ProgressState } from './progress.ts';
 export { createProgress, formatProgress, progressRates } from './progress.ts';
 export { openRegularFile, openRegularFileSync, readRegularFile } from './regular-file.ts';
+export { countAtMost } from './sorted.ts';
 export { renderVegaLite } from './svg-chart.ts';
 export { temporaryFor } from './temporary-files.ts';
 export type {

@@ -10,6 +10,7 @@
  * the clocks the crawl runs on count whole milliseconds, too coarse for gaps of a few.
  * The split assumes one request in flight per PLD at a time (config.perPld 1, the default).
  */
+import { countAtMost } from '../core/index.ts';
 import type { GateObserver } from '../web/index.ts';
 import { type CrawlObserver, DOCUMENT_PHASES, type DocumentPhase } from './crawl.ts';
 
@@ -217,24 +218,10 @@ export class IdleGapRecorder implements GateObserver, CrawlObserver {
 
 /** Index of the first of `docs` (in the order taken) taken after `t`. */
 function firstTakenAfter(docs: readonly Doc[], t: number): number {
-  let lo = 0;
-  let hi = docs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (docs[mid].taken <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return countAtMost(docs.length, (i) => docs[i].taken, t);
 }
 
 /** Index of the first element of sorted `times` greater than `t`. */
 function firstAfter(times: readonly number[], t: number): number {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid] <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return countAtMost(times.length, (i) => times[i], t);
 }

@@ -6,6 +6,7 @@
  * breadth-first rounds with the observatory paper's early round end. No I/O, no clock: one run over
  * 100,000 documents takes a fraction of a second.
  */
+import { countAtMost } from '../../core/index.ts';
 import { compareReady, endsRoundEarly, type PolicyName, type ReadyPld } from '../../crawl/index.ts';
 
 /** One PLD's documents in crawl order, with what each costs. */
@@ -50,14 +51,7 @@ interface State {
 
 /** Index past the last document of round <= r. */
 function roundEnd(rounds: readonly number[], r: number): number {
-  let lo = 0;
-  let hi = rounds.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (rounds[mid] <= r) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return countAtMost(rounds.length, (i) => rounds[i], r);
 }
 
 /** Replays the crawl loop over `jobs`; see the file comment for what it models. */
