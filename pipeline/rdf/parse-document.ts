@@ -1,11 +1,11 @@
 import { CRAWL_DEFAULTS, type ParseResult, type RdfFormat, type Statement } from '../core/index.ts';
-import { type BodyEncoding, bodyEncoding, decodeAs } from './decode-body.ts';
 import { formatForMediaType, parseContentType } from './media-type.ts';
 import { readHtml } from './parse-html.ts';
 import { SNIFF_CHARS, sniffFormats } from './sniff.ts';
 import { createStatementBuilder } from './statement-builder.ts';
 import type { ContextLoader } from './syntax-parser.ts';
 import { SYNTAX_PARSERS } from './syntax-parsers.ts';
+import { type BodyEncoding, bodyEncoding, decodeAs } from './text-encoding.ts';
 
 /** One fetched body, as the crawler hands it over. */
 export interface DocumentInput {

@@ -1,5 +1,5 @@
-import type { BodyEncoding } from './decode-body.ts';
 import type { StatementBuilder } from './statement-builder.ts';
+import type { BodyEncoding } from './text-encoding.ts';
 
 /**
  * Loads a remote JSON-LD context as text; injected by the crawler, which fetches politely, caches

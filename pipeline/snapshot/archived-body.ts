@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ArchivedResponse } from '../archive/index.ts';
-import { decodeBody } from '../web/index.ts';
+import { decodeContentCoding } from '../web/index.ts';
 
 /** The errors readDocument gives: a row with one of these (or none) had its body read by the crawl. */
 export const READ_ERRORS: ReadonlySet<string> = new Set(['not_rdf', 'parse', 'too_complex', 'context_limit']);
@@ -16,13 +16,13 @@ export const BODY_READ_SQL = `warc_filename IS NOT NULL AND carried_from IS NULL
   AND (error IS NULL OR error IN (${[...READ_ERRORS].map((e) => `'${e}'`).join(', ')}))`;
 
 /**
- * An archived response's body as the crawler decoded it (pipeline/web/decode-body.ts): its
+ * An archived response's body as the crawler decoded it (pipeline/web/content-coding.ts): its
  * Content-Encoding undone while streaming, `too_large` past `maxBytes`, `bad_encoding` when it does
  * not decode.
  */
 export async function decodedBody(response: ArchivedResponse, maxBytes: number): Promise<Buffer> {
   const encoding = response.headers.get('content-encoding') ?? undefined;
-  return (await decodeBody(Readable.from([response.payload]), encoding, maxBytes, 'fail')).body;
+  return (await decodeContentCoding(Readable.from([response.payload]), encoding, maxBytes, 'fail')).body;
 }
 
 /** SHA-256 (hex) of a body, as documents.content_sha256 holds it. */

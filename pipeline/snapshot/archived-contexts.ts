@@ -4,7 +4,7 @@ import { type RevisitReferents, readArchivedResponse, recordLimits } from '../ar
 import type { CrawlConfig } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
 import { type ContextLoader, crawlContexts } from '../rdf/index.ts';
-import { alternateJsonLd, decodeBody, isJsonType } from '../web/index.ts';
+import { alternateJsonLd, decodeContentCoding, isJsonType } from '../web/index.ts';
 import { sqlString } from './duckdb-session.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -79,7 +79,7 @@ export function archivedContextLoader(
         hops = -1;
         continue;
       }
-      const decoded = await decodeBody(
+      const decoded = await decodeContentCoding(
         Readable.from([response.payload]),
         response.headers.get('content-encoding') ?? undefined,
         config.maxBytes,

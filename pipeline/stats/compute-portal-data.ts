@@ -27,6 +27,7 @@ import {
   snapshotIri,
 } from './dataset-description.ts';
 import { writeDescription } from './description-cache.ts';
+import { cachedDigest, snapshotDigest } from './digest-cache.ts';
 import { exampleQueries } from './doc-queries.ts';
 import { domainViews, queryDomainDocuments } from './domains.ts';
 import { erratumViews } from './errata.ts';
@@ -39,7 +40,6 @@ import { portalCharts } from './portal-charts.ts';
 import type { DownloadFile, ExpansionView, PortalData, SnapshotView } from './portal-data.ts';
 import { PORTAL_DATA_FILE } from './portal-data.ts';
 import { computeReproductions } from './reproductions.ts';
-import { cachedDigest, snapshotDigest } from './snapshot-digest.ts';
 import type { StatsOptions } from './stats-options.ts';
 import { evaluationViews, readEstimations, readEvaluations } from './strategy-outputs.ts';
 import { whatChangesView } from './what-changes.ts';

@@ -22,11 +22,11 @@ import {
   type TableName,
   writeFileAtomic,
 } from '../snapshot/index.ts';
+import { cachedDigest } from './digest-cache.ts';
 import { HISTORY_DIR, HISTORY_KEY_FILE, historyFilesOf, historyReads } from './history-state.ts';
 import { inParallel } from './in-parallel.ts';
 import { latestWeekly } from './latest-alias.ts';
 import { roundCrawls } from './reproductions.ts';
-import { cachedDigest } from './snapshot-digest.ts';
 
 /** What a fetch of the portal's inputs brought over the network. */
 export interface FetchedInputs {

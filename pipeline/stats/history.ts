@@ -3,7 +3,7 @@ import { type ChangedGaps, type ChangeRateEstimate, estimateChangeRate } from '.
 import type { DataTable } from './portal-data.ts';
 
 /** Figures across all snapshots, from the small tables (documents, changes) and the example queries. */
-export interface History {
+export interface HistoryFigures {
   /** Kernel documents by their estimated changes a week (change-rates.ts). */
   readonly changeFrequency: DataTable;
   /** Documents by share of attempts that returned RDF. */
@@ -165,7 +165,7 @@ function pldTables(perPld: unknown[][], rates: RateFigures['plds']) {
  * Each query asks what the example query of docs/queries named beside it asks of all snapshots'
  * Parquet (test/stats/history.test.ts checks that they agree), but over totals per document and PLD.
  */
-export async function queryHistory(connection: DuckDBConnection): Promise<History> {
+export async function queryHistory(connection: DuckDBConnection): Promise<HistoryFigures> {
   const rate = (part: string, whole: string) => `round(${part} / nullif(${whole}, 0), 3)`;
   const run = async (sql: string) => numbers((await connection.runAndReadAll(sql)).getRows());
   // lifespan-availability.sql

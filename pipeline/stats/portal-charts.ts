@@ -1,5 +1,5 @@
 import { barChart, type SeriesPoint, stackedTimeChart, timeChart } from './charts.ts';
-import type { History } from './history.ts';
+import type { HistoryFigures } from './history.ts';
 import { weeklyTrend } from './latest-alias.ts';
 import type { Chart, DataTable, SnapshotView } from './portal-data.ts';
 import { statementsChangedChart } from './what-changes.ts';
@@ -9,7 +9,7 @@ const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 /** Every chart of the portal, keyed by id: trends on the home page, distributions on Dynamics, What changes. */
 export async function portalCharts(
   snapshots: readonly SnapshotView[],
-  history: History,
+  history: HistoryFigures,
 ): Promise<Record<string, Chart>> {
   const trend = weeklyTrend(snapshots);
   const points = (list: readonly SnapshotView[], series: string, value: (s: SnapshotView) => number) =>

@@ -9,8 +9,8 @@ import {
   payLevelDomain,
 } from '../core/index.ts';
 import { ACCEPT_ENCODING } from './accept.ts';
+import { decodeContentCoding, type OnDecoded, type OverLimit } from './content-coding.ts';
 import { startDeadline } from './deadline.ts';
-import { decodeBody, type OnDecoded, type OverLimit } from './decode-body.ts';
 import type { ExchangeObserver, Truncation } from './exchange-record.ts';
 import { toObservatoryError } from './network-error.ts';
 import type { PolitenessGate } from './politeness-gate.ts';
@@ -165,7 +165,7 @@ export async function exchange(
     }
     try {
       ctx.lease?.expect(headers['content-type'] ?? null, bodyBytesAtMost(headers, options.maxBytes));
-      const decoded = await decodeBody(
+      const decoded = await decodeContentCoding(
         response.body as unknown as Readable,
         headers['content-encoding'],
         options.maxBytes,

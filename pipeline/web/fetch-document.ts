@@ -24,7 +24,7 @@ function statusError(status: number): ErrorCode | null {
 }
 
 /** The fetch so far, turned into a FetchResult when it ends. */
-interface Progress {
+interface FetchSoFar {
   readonly url: string;
   readonly startedAt: number;
   readonly redirects: RedirectHop[];
@@ -35,7 +35,7 @@ interface Progress {
 
 function finish(
   ctx: WebContext,
-  p: Progress,
+  p: FetchSoFar,
   finalUrl: string,
   response: Exchange | null,
   error: ErrorCode | null,
@@ -86,7 +86,7 @@ function conditionalHeaders(validators: Validators): Record<string, string> {
  */
 async function sendWithRetries(
   ctx: WebContext,
-  p: Progress,
+  p: FetchSoFar,
   url: URL,
   accept: string,
   signal?: AbortSignal,
@@ -140,7 +140,7 @@ export async function fetchWithRules(
   claim?: UrlClaim,
   validators?: Validators,
 ): Promise<FetchResult> {
-  const p: Progress = { url, startedAt: ctx.clock.now(), redirects: [], attempts: 0, conditional: false };
+  const p: FetchSoFar = { url, startedAt: ctx.clock.now(), redirects: [], attempts: 0, conditional: false };
   const first = URL.parse(url);
   if (!first || !/^https?:$/.test(first.protocol) || first.hostname === '') {
     return finish(ctx, p, url, null, 'bad_url', `not an http(s) URL: ${quoteInput(url)}`);

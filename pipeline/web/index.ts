@@ -5,7 +5,7 @@
  */
 export { ACCEPT_ENCODING, ACCEPT_JSONLD, ACCEPT_RDF } from './accept.ts';
 export { isBlockedAddress } from './address-guard.ts';
-export { decodeBody } from './decode-body.ts';
+export { decodeContentCoding } from './content-coding.ts';
 export type { ExchangeObserver, ExchangeRecord, RawResponse, Truncation } from './exchange-record.ts';
 export { redirectLoopMessage, type UrlClaim } from './fetch-document.ts';
 export type { Fetcher, FetcherOptions } from './fetcher.ts';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { History } from '../../pipeline/stats/history.ts';
+import type { HistoryFigures } from '../../pipeline/stats/history.ts';
 import { portalCharts } from '../../pipeline/stats/portal-charts.ts';
 import type { SnapshotView } from '../../pipeline/stats/portal-data.ts';
 
@@ -19,7 +19,7 @@ const history = {
   leastDynamicPlds: table,
   mostDynamicDocuments: table,
   newPlds: new Map(),
-} as unknown as History;
+} as unknown as HistoryFigures;
 
 function week(startedAt: string, changeDegree: Array<{ key: string; count: number }>): SnapshotView {
   return {

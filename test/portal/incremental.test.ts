@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CatalogueEntry } from '../../pipeline/snapshot/index.ts';
+import { digestCachePath } from '../../pipeline/stats/digest-cache.ts';
 import { buildPortal } from '../../pipeline/stats/index.ts';
-import { digestCachePath } from '../../pipeline/stats/snapshot-digest.ts';
 import { siteTree } from './site-tree.ts';
 import { publishEntries, writeTenYears } from './ten-years.ts';
 

@@ -19,8 +19,8 @@ import {
   snapshotName,
   TABLES,
 } from '../../pipeline/snapshot/index.ts';
+import { digestCachePath } from '../../pipeline/stats/digest-cache.ts';
 import type { SnapshotDigest } from '../../pipeline/stats/portal-data.ts';
-import { digestCachePath } from '../../pipeline/stats/snapshot-digest.ts';
 
 const WEEK = 7 * 86_400_000;
 const PLDS = 40;

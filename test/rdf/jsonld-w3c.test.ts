@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { bodyEncoding } from '../../pipeline/rdf/decode-body.ts';
 import { canonicalGraph, parseDocument } from '../../pipeline/rdf/index.ts';
 import { n3FamilyParser } from '../../pipeline/rdf/parse-n3-family.ts';
 import { createStatementBuilder } from '../../pipeline/rdf/statement-builder.ts';
+import { bodyEncoding } from '../../pipeline/rdf/text-encoding.ts';
 
 const SUITE = new URL('./fixtures/w3c-json-ld-api/toRdf/', import.meta.url).pathname;
 const BASE = 'http://example.com/';

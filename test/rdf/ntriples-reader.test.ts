@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { bodyEncoding } from '../../pipeline/rdf/decode-body.ts';
 import { readPlainLines } from '../../pipeline/rdf/ntriples-reader.ts';
 import { lineFormatParser } from '../../pipeline/rdf/parse-line-formats.ts';
 import { n3FamilyParser } from '../../pipeline/rdf/parse-n3-family.ts';
 import { createStatementBuilder } from '../../pipeline/rdf/statement-builder.ts';
 import type { SyntaxParser } from '../../pipeline/rdf/syntax-parser.ts';
+import { bodyEncoding } from '../../pipeline/rdf/text-encoding.ts';
 
 type Format = 'N-Triples' | 'N-Quads';
 const BASE = 'http://example.org/dir/doc';

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Parser } from 'n3';
 import type { RdfFormat, Statement } from '../../pipeline/core/index.ts';
-import { bodyEncoding } from '../../pipeline/rdf/decode-body.ts';
 import { canonicalGraph, parseDocument, serializeNQuads } from '../../pipeline/rdf/index.ts';
 import { n3FamilyParser } from '../../pipeline/rdf/parse-n3-family.ts';
 import { createStatementBuilder } from '../../pipeline/rdf/statement-builder.ts';
 import { SYNTAX_PARSERS } from '../../pipeline/rdf/syntax-parsers.ts';
+import { bodyEncoding } from '../../pipeline/rdf/text-encoding.ts';
 
 const FIXTURES = new URL('./fixtures/w3c-rdf-tests/', import.meta.url).pathname;
 const RDFT = 'http://www.w3.org/ns/rdftest#';

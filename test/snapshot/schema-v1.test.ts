@@ -13,8 +13,8 @@ import {
   readSchedule,
   verifySnapshot,
 } from '../../pipeline/snapshot/index.ts';
+import { snapshotDigest } from '../../pipeline/stats/digest-cache.ts';
 import { computePortalData, statsOptions } from '../../pipeline/stats/index.ts';
-import { snapshotDigest } from '../../pipeline/stats/snapshot-digest.ts';
 import { readRows } from './read-rows.ts';
 import { source, WEEK1, WEEK2, week2 } from './sample-crawl.ts';
 

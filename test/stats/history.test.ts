@@ -11,7 +11,7 @@ import {
   sqlString,
 } from '../../pipeline/snapshot/index.ts';
 import { QUERIES_DIR } from '../../pipeline/stats/doc-queries.ts';
-import { type History, queryHistory } from '../../pipeline/stats/history.ts';
+import { type HistoryFigures, queryHistory } from '../../pipeline/stats/history.ts';
 import { loadHistoryState } from '../../pipeline/stats/history-state.ts';
 import { writeTenYears } from '../portal/ten-years.ts';
 
@@ -40,7 +40,7 @@ const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRows();
 const freshCache = () => join(work, `cache-${counter++}`);
 
 /** The history of `list` built in one go from a cache of its own: the reference for every cache use. */
-async function cold(list: readonly CatalogueEntry[]): Promise<History> {
+async function cold(list: readonly CatalogueEntry[]): Promise<HistoryFigures> {
   await loadHistoryState(c, root, list, freshCache());
   return queryHistory(c);
 }

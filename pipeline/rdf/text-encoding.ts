@@ -1,16 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 
-/**
- * Turns body bytes into text. Precedence: a byte-order mark; the charset of the Content-Type;
- * UTF-16 recognised from a leading `<` without BOM; the XML declaration's encoding or an HTML
- * `<meta charset>` in the first KiB; then UTF-8 when the bytes are valid UTF-8, else windows-1252
- * (what ISO-8859-1 labels mean on the Web, and the usual reality of undeclared legacy text).
- */
-export function decodeBody(body: Uint8Array, declaredCharset: string | null): string {
-  return decodeAs(body, bodyEncoding(body, declaredCharset));
-}
-
-/** How decodeBody decodes a body: an encoding (as TextDecoder names it), after `offset` bytes of BOM. */
+/** How a body's bytes become text: an encoding (as TextDecoder names it), after `offset` bytes of BOM. */
 export interface BodyEncoding {
   readonly encoding: string;
   readonly offset: number;
@@ -21,7 +11,13 @@ export function decodeAs(body: Uint8Array, { encoding, offset }: BodyEncoding): 
   return new TextDecoder(encoding).decode(body.subarray(offset));
 }
 
-/** The encoding decodeBody reads a body in (see there for the precedence). */
+/**
+ * The encoding a body's bytes are read in. Precedence: a byte-order mark; the charset of the
+ * Content-Type; UTF-16 recognised from a leading `<` without BOM; the XML declaration's encoding or
+ * an HTML `<meta charset>` in the first KiB; then UTF-8 when the bytes are valid UTF-8, else
+ * windows-1252 (what ISO-8859-1 labels mean on the Web, and the usual reality of undeclared legacy
+ * text).
+ */
 export function bodyEncoding(body: Uint8Array, declaredCharset: string | null): BodyEncoding {
   const bom = bomEncoding(body);
   if (bom) return { encoding: bom.encoding, offset: bom.length };

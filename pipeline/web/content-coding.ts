@@ -80,7 +80,7 @@ export type OnDecoded = (bytes: number) => Promise<void>;
  * Reads and decodes a response body as it streams, stopping as soon as more than `maxBytes`
  * decoded (or raw) bytes arrive, so that a decompression bomb is stopped rather than expanded.
  */
-export async function decodeBody(
+export async function decodeContentCoding(
   source: Readable,
   contentEncoding: string | undefined,
   maxBytes: number,
