@@ -14,6 +14,7 @@ import { statsCommand } from './stats.ts';
 import { statusCommand } from './status.ts';
 import { tickCommand } from './tick.ts';
 import { verifyCommand } from './verify.ts';
+import { waczCommand } from './wacz.ts';
 import { workerCommand } from './worker.ts';
 
 export { exitCodeFor, reportFailure } from './failure.ts';
@@ -30,6 +31,7 @@ export const commands: Array<() => Command> = [
   statusCommand,
   migrateCommand,
   reparseCommand,
+  waczCommand,
   statsCommand,
   portalCommand,
   reportCommand,

@@ -32,7 +32,7 @@ function recordsSql(folder: string, where: string): string {
 }
 
 /** The rows of `sql`, read from DuckDB chunk by chunk (the connection runs nothing else meanwhile). */
-async function* streamRows(connection: DuckDBConnection, sql: string): AsyncGenerator<unknown[]> {
+export async function* streamRows(connection: DuckDBConnection, sql: string): AsyncGenerator<unknown[]> {
   const result = await connection.stream(sql);
   for (;;) {
     const chunk = await result.fetchChunk();
