@@ -1,10 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Statement } from '../core/index.ts';
 import type { GraphDiff } from '../rdf/index.ts';
-import { TABLES } from './schema.ts';
+import { rowColumns } from './schema.ts';
 
 /** The columns change detection stages delta rows in: delta.parquet's, without the snapshot's own. */
-const STAGED = TABLES.delta.filter((c) => !['snapshot', 'snapshot_start', 'kind'].includes(c.name));
+const STAGED = rowColumns('delta');
 
 /** Which observation a changed document's diff compares, as its delta rows name it. */
 export interface DiffedDocument {
@@ -55,6 +55,7 @@ export async function openDeltaStage(connection: DuckDBConnection): Promise<Delt
     };
     for (const { name } of STAGED) {
       const value = values[name];
+      if (value === undefined) throw new Error(`delta rows do not produce column ${name}`);
       if (value === null) appender.appendNull();
       else appender.appendVarchar(value);
     }

@@ -1,6 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { PUBLISHED_DOCUMENTS } from './document-columns.ts';
 import { sqlString } from './duckdb-session.ts';
 import { SNAPSHOT_SCHEMA_VERSION, TABLES, type TableName } from './schema.ts';
+import { publishedFromStage } from './staging.ts';
 
 /** The snapshot a table is exported for: its folder name, kind and start (ISO 8601 UTC). */
 export interface ExportedSnapshot {
@@ -11,35 +13,24 @@ export interface ExportedSnapshot {
 
 /**
  * The published rows of each table without the snapshot's own columns, ordered for pruning (see
- * DESIGN.md, Parquet). documents needs graph_statements (countGraphStatements), so quads is
- * exported first.
+ * DESIGN.md, Parquet); exportTable takes the columns from them by name. documents needs
+ * graph_statements (countGraphStatements), so quads is exported first.
  */
 function tableQuery(table: TableName): string {
   switch (table) {
     case 'documents':
-      // statements: distinct, as in quads.parquet (the graph's rows); parsed_statements: as parsed
-      return `SELECT segment, round, url, final_url, downloaded_by, pld,
-          epoch_ms(fetched_at_ms) AS fetched_at, duration_ms, status, error, error_message, content_type,
-          format, bytes, coalesce(g.statements, 0) AS statements, d.statements AS parsed_statements,
-          content_sha256, graph_hash, etag, last_modified,
-          CAST(headers_json::JSON AS MAP(VARCHAR, VARCHAR)) AS headers, redirects, warc_filename, warc_offset,
-          warc_length, validation, carried_from
+      return `SELECT ${PUBLISHED_DOCUMENTS}
         FROM stage_documents d LEFT JOIN graph_statements g ON g.graph = d.final_url ORDER BY url`;
     case 'quads':
       // staging merged the triples repeated in a document (see stageJournal)
-      return `SELECT graph, subject, predicate, object, object_kind, datatype, lang, direction, source_graph
-        FROM stage_quads ORDER BY graph, subject, predicate, object, object_kind, datatype NULLS FIRST,
-          lang NULLS FIRST, direction NULLS FIRST, source_graph NULLS FIRST`;
+      return `${publishedFromStage('quads')} ORDER BY graph, subject, predicate, object, object_kind,
+          datatype NULLS FIRST, lang NULLS FIRST, direction NULLS FIRST, source_graph NULLS FIRST`;
     case 'redirects':
-      return `SELECT url, hop, from_url, to_url, status, epoch_ms(at_ms) AS at
-        FROM stage_redirects ORDER BY from_url, url, hop`;
+      return `${publishedFromStage('redirects')} ORDER BY from_url, url, hop`;
     case 'changes':
-      return `SELECT url, previous_snapshot, previous_fetched_at, changed, added, removed,
-          graph_hash, previous_graph_hash, availability_changed, status, previous_status, error, previous_error
-        FROM stage_changes ORDER BY url`;
+      return 'SELECT * FROM stage_changes ORDER BY url';
     case 'schedule':
-      return `SELECT url, level, interval_ms, epoch_ms(next_due_ms) AS next_due, strategy, state
-        FROM stage_schedule ORDER BY url`;
+      return `${publishedFromStage('schedule')} ORDER BY url`;
     case 'delta':
       return `SELECT * FROM stage_delta ORDER BY url, op, subject, predicate, object, object_kind,
           datatype NULLS FIRST, lang NULLS FIRST, direction NULLS FIRST, source_graph NULLS FIRST`;

@@ -2,8 +2,9 @@ import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CrawledDocument, DocumentRecord, Statement } from '../core/index.ts';
 import { ObservatoryError } from '../core/index.ts';
+import { RECORD_FIELDS } from './document-columns.ts';
 import { sqlString } from './duckdb-session.ts';
-import { publishedQuadsSql, QUAD_COLUMNS, toStatement } from './published-quads.ts';
+import { graphOf, publishedQuadsSql, QUAD_COLUMNS, toStatement } from './published-quads.ts';
 import { parquetFileName } from './schema.ts';
 
 const table = (folder: string, name: 'documents' | 'redirects' | 'quads') =>
@@ -16,15 +17,7 @@ const table = (folder: string, name: 'documents' | 'redirects' | 'quads') =>
  * the crawler writes it.
  */
 function recordsSql(folder: string, where: string): string {
-  return `SELECT to_json(struct_pack(url := d.url, "finalUrl" := d.final_url,
-      "downloadedBy" := CASE WHEN d.downloaded_by <> d.url THEN d.downloaded_by END, pld := d.pld,
-      segment := d.segment, round := d.round, "fetchedAt" := epoch_ms(d.fetched_at),
-      "durationMs" := d.duration_ms, status := d.status, error := d.error, "errorMessage" := d.error_message,
-      "contentType" := d.content_type, format := d.format, bytes := d.bytes, statements := d.parsed_statements,
-      "contentSha256" := d.content_sha256, "graphHash" := d.graph_hash, etag := d.etag,
-      "lastModified" := d.last_modified, headers := d.headers, redirects := coalesce(r.hops, []),
-      "warcFilename" := d.warc_filename, "warcOffset" := d.warc_offset, "warcLength" := d.warc_length,
-      validation := d.validation, "carriedFrom" := d.carried_from))::VARCHAR
+  return `SELECT to_json(struct_pack(${RECORD_FIELDS}))::VARCHAR
     FROM ${table(folder, 'documents')} AS d LEFT JOIN (SELECT url, list(struct_pack("from" := from_url,
         "to" := to_url, status := status, "at" := epoch_ms("at")) ORDER BY hop) AS hops
       FROM ${table(folder, 'redirects')} GROUP BY url) AS r USING (url)
@@ -92,7 +85,7 @@ export async function* carriedDocuments(
   let next = await quads.next();
   for await (const record of records) {
     const statements: Statement[] = [];
-    while (!next.done && next.value[0] === record.finalUrl) {
+    while (!next.done && graphOf(next.value) === record.finalUrl) {
       statements.push(toStatement(next.value));
       next = await quads.next();
     }
@@ -101,7 +94,7 @@ export async function* carriedDocuments(
   if (!next.done) {
     throw new ObservatoryError(
       'internal',
-      `statements of ${next.value[0]} in ${sourceFolder} matched no carried row`,
+      `statements of ${graphOf(next.value)} in ${sourceFolder} matched no carried row`,
     );
   }
 }

@@ -2,14 +2,16 @@
  * The published Parquet schema, table by table, in the order the columns are written. Publishing
  * casts every column to these types and `verify` checks files against them; docs/data-dictionary.md
  * explains each column. Bump SNAPSHOT_SCHEMA_VERSION on any change, and say since which version a
- * column exists in the dictionary.
+ * column exists in the dictionary. Every writer of a table makes its SQL from these lists by column
+ * name (documents' columns, with how each comes from the crawl journal, are document-columns.ts's).
  */
+import { DOCUMENT_COLUMNS } from './document-columns.ts';
 import { sqlString } from './duckdb-session.ts';
 
-export const SNAPSHOT_SCHEMA_VERSION = 5;
+export const SNAPSHOT_SCHEMA_VERSION = 6;
 
 /** Schema versions this code reads (verify, change detection, statistics, histories). */
-export type SchemaVersion = 1 | 2 | 3 | 4 | 5;
+export type SchemaVersion = 1 | 2 | 3 | 4 | 5 | 6;
 
 export type TableName = 'documents' | 'quads' | 'redirects' | 'changes' | 'schedule' | 'delta';
 
@@ -37,7 +39,7 @@ export interface ColumnSpec {
 const col = (name: string, type: string): ColumnSpec => Object.freeze({ name, type });
 
 /** DuckDB's name for TIMESTAMPTZ (what DESCRIBE prints): an instant, written to Parquet as UTC. */
-const TIMESTAMPTZ = 'TIMESTAMP WITH TIME ZONE';
+export const TIMESTAMPTZ = 'TIMESTAMP WITH TIME ZONE';
 
 /** What every table of schema 2 starts with: the folder name, its typed start, and its kind. */
 const SNAPSHOT_COLUMNS = [
@@ -59,36 +61,7 @@ const STATEMENT_COLUMNS = [
 ];
 
 export const TABLES: Readonly<Record<TableName, readonly ColumnSpec[]>> = Object.freeze({
-  documents: [
-    ...SNAPSHOT_COLUMNS,
-    col('segment', 'VARCHAR'),
-    col('round', 'INTEGER'),
-    col('url', 'VARCHAR'),
-    col('final_url', 'VARCHAR'),
-    col('downloaded_by', 'VARCHAR'),
-    col('pld', 'VARCHAR'),
-    col('fetched_at', TIMESTAMPTZ),
-    col('duration_ms', 'BIGINT'),
-    col('status', 'INTEGER'),
-    col('error', 'VARCHAR'),
-    col('error_message', 'VARCHAR'),
-    col('content_type', 'VARCHAR'),
-    col('format', 'VARCHAR'),
-    col('bytes', 'BIGINT'),
-    col('statements', 'BIGINT'),
-    col('parsed_statements', 'BIGINT'),
-    col('content_sha256', 'VARCHAR'),
-    col('graph_hash', 'VARCHAR'),
-    col('etag', 'VARCHAR'),
-    col('last_modified', 'VARCHAR'),
-    col('headers', 'MAP(VARCHAR, VARCHAR)'),
-    col('redirects', 'INTEGER'),
-    col('warc_filename', 'VARCHAR'),
-    col('warc_offset', 'BIGINT'),
-    col('warc_length', 'BIGINT'),
-    col('validation', 'VARCHAR'),
-    col('carried_from', 'VARCHAR'),
-  ],
+  documents: [...SNAPSHOT_COLUMNS, ...DOCUMENT_COLUMNS.map((c) => col(c.name, c.type))],
   quads: [...SNAPSHOT_COLUMNS, col('graph', 'VARCHAR'), ...STATEMENT_COLUMNS],
   redirects: [
     ...SNAPSHOT_COLUMNS,
@@ -207,7 +180,7 @@ export function tableColumns(table: TableName, version: SchemaVersion): readonly
 
 /** True for a schema version this code can read. */
 export function isSchemaVersion(value: unknown): value is SchemaVersion {
-  return value === 1 || value === 2 || value === 3 || value === 4 || value === 5;
+  return value === 1 || value === 2 || value === 3 || value === 4 || value === 5 || value === 6;
 }
 
 /**
@@ -257,7 +230,7 @@ export function readTableSql(
   if (!hasTable(table, version))
     return `SELECT ${TABLES[table].map((c) => `NULL::${c.type} AS "${c.name}"`).join(', ')} WHERE false`;
   const source = `read_parquet(${sqlString(file)})`;
-  // schema 5 added a table and changed no column of the others
+  // schema 5 added a table and changed no column of the others; schema 6 changed the archive's index files only
   if (version >= 4) return `SELECT * FROM ${source}`;
   const absentSince = (columns: Readonly<Record<string, string>>) =>
     Object.entries(columns).map(([name, type]) => [name, `NULL::${type} AS ${name}`]);
@@ -292,6 +265,14 @@ export function readTableSql(
 }
 
 export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
+
+/**
+ * A table's columns after the snapshot's own: what a row of the crawl, of change detection or of the
+ * schedule holds, which the export completes with the snapshot's columns.
+ */
+export function rowColumns(table: TableName): readonly ColumnSpec[] {
+  return TABLES[table].slice(SNAPSHOT_COLUMNS.length);
+}
 
 /** The file a table is published in, inside the snapshot folder. */
 export function parquetFileName(table: TableName): string {

@@ -10,64 +10,41 @@ import {
   scanJournal,
   writeJournalDocuments,
 } from '../crawl/index.ts';
+import { int64, RECORD_TYPE, RESPONSE_COLUMNS, STAGE_DOCUMENTS } from './document-columns.ts';
 import { memoryBytes, queryRows, sqlString } from './duckdb-session.ts';
+import { rowColumns, TIMESTAMPTZ } from './schema.ts';
 
 const FINGERPRINT_MODULUS = 1n << 256n;
 
-/** A journal number (JSON reads it as DOUBLE when it is large) as BIGINT. */
-const int64 = (value: string) => `round(${value})::BIGINT`;
+function stageDocumentsDdl(): string {
+  return `CREATE TABLE stage_documents (${STAGE_DOCUMENTS.map((c) => `"${c.name}" ${c.type}`).join(', ')});`;
+}
 
 /**
- * The columns of stage_documents, each with its type and what it is read from in a journal `doc`
- * line's record `r`: the table and the insert are made from this list, by name, so that a column
- * added, removed or moved cannot shift the values of the others.
+ * A staging table of `table`'s row columns (schema.ts), by their published names and types, but
+ * for instants: those are staged as epoch milliseconds (BIGINT), as the crawl gives them, and the
+ * export makes them timestamps (publishedFromStage).
  */
-const STAGE_DOCUMENTS: ReadonlyArray<{
-  readonly name: string;
-  readonly type: string;
-  readonly from: string;
-}> = [
-  { name: 'url', type: 'VARCHAR', from: 'r.url' },
-  { name: 'final_url', type: 'VARCHAR', from: 'r."finalUrl"' },
-  { name: 'downloaded_by', type: 'VARCHAR', from: 'coalesce(r."downloadedBy", r.url)' },
-  { name: 'pld', type: 'VARCHAR', from: 'r.pld' },
-  { name: 'segment', type: 'VARCHAR', from: 'r.segment' },
-  { name: 'round', type: 'INTEGER', from: 'r.round' },
-  { name: 'fetched_at_ms', type: 'BIGINT', from: int64('r."fetchedAt"') },
-  { name: 'duration_ms', type: 'BIGINT', from: int64('r."durationMs"') },
-  { name: 'status', type: 'INTEGER', from: 'r.status' },
-  { name: 'error', type: 'VARCHAR', from: 'r.error' },
-  { name: 'error_message', type: 'VARCHAR', from: 'r."errorMessage"' },
-  { name: 'content_type', type: 'VARCHAR', from: 'r."contentType"' },
-  { name: 'format', type: 'VARCHAR', from: 'r.format' },
-  { name: 'bytes', type: 'BIGINT', from: int64('r.bytes') },
-  { name: 'statements', type: 'BIGINT', from: int64('r.statements') },
-  { name: 'content_sha256', type: 'VARCHAR', from: 'r."contentSha256"' },
-  { name: 'graph_hash', type: 'VARCHAR', from: 'r."graphHash"' },
-  { name: 'etag', type: 'VARCHAR', from: 'r.etag' },
-  { name: 'last_modified', type: 'VARCHAR', from: 'r."lastModified"' },
-  { name: 'headers_json', type: 'VARCHAR', from: 'r.headers::VARCHAR' },
-  { name: 'redirects', type: 'INTEGER', from: 'len(r.redirects)' },
-  { name: 'warc_filename', type: 'VARCHAR', from: 'r."warcFilename"' },
-  { name: 'warc_offset', type: 'BIGINT', from: int64('r."warcOffset"') },
-  { name: 'warc_length', type: 'BIGINT', from: int64('r."warcLength"') },
-  { name: 'validation', type: 'VARCHAR', from: 'r.validation' },
-  { name: 'carried_from', type: 'VARCHAR', from: 'r."carriedFrom"' },
-];
+function stagedTableDdl(table: 'quads' | 'redirects' | 'schedule'): string {
+  const columns = rowColumns(table).map((c) => `"${c.name}" ${c.type === TIMESTAMPTZ ? 'BIGINT' : c.type}`);
+  return `CREATE TABLE stage_${table} (${columns.join(', ')});`;
+}
 
-function stageDocumentsDdl(): string {
-  return `CREATE TABLE stage_documents (${STAGE_DOCUMENTS.map((c) => `${c.name} ${c.type}`).join(', ')});`;
+/** The staged rows of `table` in its published columns: its instants from epoch milliseconds (see stagedTableDdl). */
+export function publishedFromStage(table: 'quads' | 'redirects' | 'schedule'): string {
+  const columns = rowColumns(table).map((c) =>
+    c.type === TIMESTAMPTZ ? `epoch_ms("${c.name}") AS "${c.name}"` : `"${c.name}"`,
+  );
+  return `SELECT ${columns.join(', ')} FROM stage_${table}`;
 }
 
 /** Staging tables: the crawl as handed over, before sorting and typing for publication. */
-const STAGING_DDL = `
-${stageDocumentsDdl()}
-CREATE TABLE stage_quads (graph VARCHAR, subject VARCHAR, predicate VARCHAR, object VARCHAR,
-  object_kind VARCHAR, datatype VARCHAR, lang VARCHAR, direction VARCHAR, source_graph VARCHAR);
-CREATE TABLE stage_redirects (url VARCHAR, hop INTEGER, from_url VARCHAR, to_url VARCHAR, status INTEGER,
-  at_ms BIGINT);
-CREATE TABLE stage_schedule (url VARCHAR, level INTEGER, interval_ms BIGINT, next_due_ms BIGINT,
-  strategy VARCHAR, state VARCHAR);`;
+const STAGING_DDL = [
+  stageDocumentsDdl(),
+  stagedTableDdl('quads'),
+  stagedTableDdl('redirects'),
+  stagedTableDdl('schedule'),
+].join('\n');
 
 /** What loading a crawl into the staging tables found. */
 export interface StagedCrawl {
@@ -91,14 +68,6 @@ export interface JournalInput {
 function sha256(value: string): bigint {
   return BigInt(`0x${createHash('sha256').update(value).digest('hex')}`);
 }
-
-/** The document record of a journal line as DuckDB reads it (field names as the crawler writes them). */
-const RECORD_TYPE = `STRUCT(url VARCHAR, "finalUrl" VARCHAR, "downloadedBy" VARCHAR, pld VARCHAR,
-  segment VARCHAR, round INTEGER, "fetchedAt" DOUBLE, "durationMs" DOUBLE, status INTEGER, error VARCHAR,
-  "errorMessage" VARCHAR, "contentType" VARCHAR, format VARCHAR, bytes DOUBLE, statements DOUBLE,
-  "contentSha256" VARCHAR, "graphHash" VARCHAR, etag VARCHAR, "lastModified" VARCHAR, headers JSON,
-  redirects STRUCT("from" VARCHAR, "to" VARCHAR, status INTEGER, "at" DOUBLE)[], "warcFilename" VARCHAR,
-  "warcOffset" DOUBLE, "warcLength" DOUBLE, validation VARCHAR, "carriedFrom" VARCHAR)`;
 
 /**
  * The stage_quads columns of a packed statement `s` (a VARCHAR list, pipeline/crawl/journal.ts), each
@@ -185,10 +154,10 @@ async function loadJournal(
       await connection.run('ROLLBACK');
       return false;
     }
-    await connection.run(`INSERT INTO stage_documents BY NAME SELECT ${STAGE_DOCUMENTS.map((c) => `${c.from} AS ${c.name}`).join(', ')}
+    await connection.run(`INSERT INTO stage_documents BY NAME SELECT ${STAGE_DOCUMENTS.map((c) => `${c.from} AS "${c.name}"`).join(', ')}
       FROM (SELECT record AS r FROM journal_documents WHERE t = 'doc')`);
-    await connection.run(`INSERT INTO stage_redirects SELECT url, hop, hop_.from, hop_.to, hop_.status,
-        ${int64('hop_.at')}
+    await connection.run(`INSERT INTO stage_redirects BY NAME SELECT url, hop, hop_.from AS from_url,
+        hop_.to AS to_url, hop_.status AS status, ${int64('hop_.at')} AS "at"
       FROM (SELECT record.url AS url, unnest(range(1, len(record.redirects) + 1)) AS hop,
         unnest(record.redirects) AS hop_ FROM journal_documents WHERE t = 'doc')`);
     await connection.run(`CREATE TEMP TABLE split_graphs AS SELECT record."finalUrl" AS graph
@@ -261,7 +230,7 @@ async function mergeSplitGraphs(connection: DuckDBConnection): Promise<void> {
     `CREATE TEMP TABLE split_quads AS SELECT DISTINCT * FROM stage_quads WHERE graph IN (${split})`,
   );
   await connection.run(`DELETE FROM stage_quads WHERE graph IN (${split})`);
-  await connection.run('INSERT INTO stage_quads SELECT * FROM split_quads');
+  await connection.run('INSERT INTO stage_quads BY NAME SELECT * FROM split_quads');
   await connection.run('DROP TABLE split_quads');
 }
 
@@ -326,13 +295,25 @@ function bigint(appender: DuckDBAppender, value: number): void {
   appender.appendBigInt(BigInt(Math.round(value)));
 }
 
+/** How each column of stage_schedule is appended from an entry, by its name. */
+const SCHEDULE_VALUES: Readonly<Record<string, (appender: DuckDBAppender, entry: ScheduleEntry) => void>> = {
+  url: (a, e) => a.appendVarchar(e.url),
+  level: (a, e) => a.appendInteger(e.level),
+  interval_ms: (a, e) => bigint(a, e.intervalMs),
+  next_due: (a, e) => bigint(a, e.nextDue),
+  strategy: (a, e) => a.appendVarchar(e.strategy),
+  state: (a, e) => a.appendVarchar(e.state),
+};
+
+/** SCHEDULE_VALUES in the order of the table's columns (an appender fills a row by position). */
+const SCHEDULE_APPENDS = rowColumns('schedule').map(({ name }) => {
+  const append = SCHEDULE_VALUES[name];
+  if (append === undefined) throw new Error(`stageSchedule does not produce schedule column ${name}`);
+  return append;
+});
+
 function appendSchedule(appender: DuckDBAppender, entry: ScheduleEntry): void {
-  appender.appendVarchar(entry.url);
-  appender.appendInteger(entry.level);
-  bigint(appender, entry.intervalMs);
-  bigint(appender, entry.nextDue);
-  appender.appendVarchar(entry.strategy);
-  appender.appendVarchar(entry.state);
+  for (const append of SCHEDULE_APPENDS) append(appender, entry);
   appender.endRow();
 }
 
@@ -418,12 +399,7 @@ async function shareDownloads(connection: DuckDBConnection): Promise<number> {
       GROUP BY final_url HAVING count(*) > 1 ORDER BY final_url LIMIT 1`,
     (url) => `${url} was downloaded by more than one fetch; a crawl downloads a final URL once`,
   );
-  await connection.run(`UPDATE stage_documents AS d SET final_url = o.final_url, status = o.status,
-      error = o.error, error_message = o.error_message, content_type = o.content_type, format = o.format,
-      bytes = o.bytes, statements = o.statements, content_sha256 = o.content_sha256,
-      graph_hash = o.graph_hash, etag = o.etag, last_modified = o.last_modified,
-      headers_json = o.headers_json, warc_filename = o.warc_filename, warc_offset = o.warc_offset,
-      warc_length = o.warc_length, validation = o.validation, carried_from = o.carried_from
+  await connection.run(`UPDATE stage_documents AS d SET ${RESPONSE_COLUMNS.map((c) => `${c} = o.${c}`).join(', ')}
     FROM stage_documents AS o WHERE d.downloaded_by = o.url AND d.downloaded_by <> d.url`);
   return left.currentRowCount;
 }

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { isSchemaVersion, SNAPSHOT_SCHEMA_VERSION } from '../../pipeline/snapshot/schema.ts';
+import {
+  isSchemaVersion,
+  parquetFileName,
+  SNAPSHOT_SCHEMA_VERSION,
+  TABLE_NAMES,
+  TABLES,
+} from '../../pipeline/snapshot/schema.ts';
 import { DICTIONARY_FILE, parseDictionary } from '../../pipeline/stats/data-dictionary.ts';
 import { EXPANSION_ROUND } from '../../pipeline/stats/portal-data.ts';
 
@@ -20,6 +26,20 @@ test('the dictionary lists every schema version up to the one published now, and
   assert.ok(manifestRow, 'the manifest table has a schemaVersion row');
   assert.doesNotMatch(manifestRow, /\d/);
   assert.doesNotMatch(dictionary, /^Schema version: \*\*\d+\*\*/m);
+});
+
+test("the dictionary describes every published table's columns, in schema.ts's order and types", () => {
+  const tables = parseDictionary(dictionary);
+  for (const table of TABLE_NAMES) {
+    const documented = tables.find((t) => t.file === parquetFileName(table));
+    assert.ok(documented, `docs/data-dictionary.md has a section for ${parquetFileName(table)}`);
+    assert.deepEqual(
+      documented.columns.map((c) => `${c.name} ${c.type}`),
+      // the dictionary writes DuckDB's short name for the instant type
+      TABLES[table].map((c) => `${c.name} ${c.type.replace('TIMESTAMP WITH TIME ZONE', 'TIMESTAMPTZ')}`),
+      parquetFileName(table),
+    );
+  }
 });
 
 test('every column says since which listed schema version it exists', () => {
