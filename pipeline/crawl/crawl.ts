@@ -29,7 +29,7 @@ export interface CrawlFetcher {
   /**
    * `claim` is asked before each request; `validators` make the request for their URL conditional;
    * the body is charged to `lease` as it arrives (a fetcher that does not is charged afterwards);
-   * `answered` is called once the fetch's last answer is over, before the fetcher's own work on it
+   * `answered` is called with the fetch once its last answer is over, before the fetcher's own work on it
    * (its archive record), so that the crawl can give the PLD back without waiting for that.
    */
   fetchDocument(
@@ -38,7 +38,7 @@ export interface CrawlFetcher {
     claim?: UrlClaim,
     validators?: Validators,
     lease?: MemoryLease,
-    answered?: () => void,
+    answered?: (fetched: FetchResult) => void,
   ): Promise<FetchResult>;
   /** Earliest clock time at which a request to `pld` may start. */
   readyAt(pld: string): number;
@@ -336,7 +336,7 @@ class CrawlRun {
     const lease = this.memory.lease(this.cost);
     try {
       const revisit = this.revisits
-        ? await this.revisits.fetch(url, claim, lease)
+        ? await this.revisits.fetch(url, claim, lease, fetchOver)
         : {
             fetched: await fetcher.fetchDocument(url, undefined, claim, undefined, lease, fetchOver),
             validation: null,

@@ -96,19 +96,45 @@ export class RevisitPolicy {
     else this.distrusted.delete(pld);
   }
 
-  /** Fetches `url` as a re-visit; every body is charged to `lease` (see CrawlFetcher). */
-  async fetch(url: string, claim: UrlClaim, lease?: MemoryLease): Promise<RevisitOutcome> {
+  /**
+   * Fetches `url` as a re-visit; every body is charged to `lease`, and `answered` is called once the
+   * last answer this re-visit asks for is over (see CrawlFetcher): after a 304 that is not checked,
+   * or after the unconditional check of one that is.
+   */
+  async fetch(
+    url: string,
+    claim: UrlClaim,
+    lease?: MemoryLease,
+    answered?: () => void,
+  ): Promise<RevisitOutcome> {
     const previous = this.revisits.previous(url);
     const pld = urlPld(url);
     if (!previous || this.distrusted.has(pld)) {
       return {
-        fetched: await this.fetcher.fetchDocument(url, undefined, claim, undefined, lease),
+        fetched: await this.fetcher.fetchDocument(url, undefined, claim, undefined, lease, answered),
         validation: null,
         carried: null,
       };
     }
     const validators = { url: previous.finalUrl, etag: previous.etag, lastModified: previous.lastModified };
-    const fetched = await this.fetcher.fetchDocument(url, undefined, claim, validators, lease);
+    // decided once, when the conditional answer is over, so that the PLD is given back then unless
+    // a check follows, and the check made is the one decided on
+    let check: { readonly contradicted: boolean } | null | undefined;
+    const decide = (fetched: FetchResult) => {
+      if (check !== undefined) return check;
+      const contradicted =
+        fetched.conditional && fetched.status === 304 && contradicts(fetched.headers, validators);
+      check =
+        fetched.conditional &&
+        fetched.status === 304 &&
+        (contradicted || !this.checked.has(pld) || sampled(url))
+          ? { contradicted }
+          : null;
+      if (!check) answered?.();
+      return check;
+    };
+    const fetched = await this.fetcher.fetchDocument(url, undefined, claim, validators, lease, decide);
+    const checked = decide(fetched);
     if (!fetched.conditional) return { fetched, validation: null, carried: null };
     if (fetched.status !== 304) {
       const validation =
@@ -119,14 +145,21 @@ export class RevisitPolicy {
           : null;
       return { fetched, validation, carried: null };
     }
-    const contradicted = contradicts(fetched.headers, validators);
-    if (contradicted || !this.checked.has(pld) || sampled(url)) {
+    if (checked) {
       this.checked.add(pld);
-      const check = await this.fetcher.fetchDocument(url, undefined, claim, undefined, lease);
-      const changed = check.status === 200 && check.error === null && check.body !== null;
-      if (contradicted || (changed && sha256(check.body!) !== previous.contentSha256)) {
+      const unconditional = await this.fetcher.fetchDocument(
+        url,
+        undefined,
+        claim,
+        undefined,
+        lease,
+        answered,
+      );
+      const changed =
+        unconditional.status === 200 && unconditional.error === null && unconditional.body !== null;
+      if (checked.contradicted || (changed && sha256(unconditional.body!) !== previous.contentSha256)) {
         this.distrusted.add(pld);
-        return { fetched: check, validation: 'stale_304', carried: null };
+        return { fetched: unconditional, validation: 'stale_304', carried: null };
       }
     }
     return {

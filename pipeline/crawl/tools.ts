@@ -58,7 +58,7 @@ export function createCrawlTools(
         const release = archive?.expect(url);
         try {
           const fetched = await web.fetchDocument(url, signal, claim, validators, lease);
-          answered?.();
+          answered?.(fetched);
           return archive ? { ...fetched, warc: await archive.pointerOf(fetched.responseId) } : fetched;
         } finally {
           release?.();

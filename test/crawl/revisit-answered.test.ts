@@ -1,0 +1,121 @@
+/**
+ * A re-visit gives its PLD back when its last answer is over (issue #35): after a 304 that is
+ * trusted, before the fetcher's own work on it; after the unconditional check of a 304 that is
+ * checked, not after the 304. Over real HTTP on the simulated Web, through the crawl's own fetcher
+ * (with its archive), watched from outside.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { type PreviousObservation, systemClock } from '../../pipeline/core/index.ts';
+import {
+  type CrawlFetcher,
+  type CrawlTools,
+  createCrawlTools,
+  RevisitPolicy,
+} from '../../pipeline/crawl/index.ts';
+import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
+import { simConfig } from './sim-crawl.ts';
+
+const T0 = Date.UTC(2026, 2, 1);
+let sim: SimWeb;
+let tools: CrawlTools;
+
+before(async () => {
+  sim = await startSimWeb({ seed: 5, docs: 600, plds: 40, latencyScale: 0, faults: 0, now: T0 });
+  const dir = mkdtempSync(join(tmpdir(), 'revisit-answered-'));
+  tools = createCrawlTools(simConfig(sim, { delayMs: 1 }), systemClock, { dir, prefix: 'week' });
+});
+
+after(async () => {
+  await tools.close();
+  sim.close();
+});
+
+/** Two documents of one PLD that answers 304 correctly and never change after T0. */
+function twoStableDocuments(): [string, string] {
+  const correct = new Set(
+    sim
+      .pldHabits()
+      .filter((h) => h.validators === 'correct')
+      .map((h) => h.pld),
+  );
+  const byPld = new Map<string, string[]>();
+  for (const r of sim.truth(T0)) {
+    if (!correct.has(r.pld) || r.kind !== 'document' || !r.rdf || r.diedAt !== null) continue;
+    if (r.changes.some((c) => Date.parse(c.at) > T0) || r.finalUrl !== r.uri) continue;
+    byPld.set(r.pld, [...(byPld.get(r.pld) ?? []), r.uri]);
+  }
+  const urls = [...byPld.values()].find((u) => u.length >= 2);
+  assert.ok(urls, 'a correct PLD with two stable documents');
+  return [urls[0], urls[1]];
+}
+
+test('a trusted 304 gives its PLD back at its answer; a checked one only after its check', async () => {
+  const urls = twoStableDocuments();
+  const observations = new Map<string, PreviousObservation>();
+  for (const url of urls) {
+    const first = await tools.fetcher.fetchDocument(url);
+    assert.equal(first.status, 200);
+    observations.set(url, {
+      snapshot: 'earlier',
+      finalUrl: first.finalUrl,
+      etag: first.headers.etag ?? null,
+      lastModified: first.headers['last-modified'] ?? null,
+      contentSha256: createHash('sha256').update(first.body!).digest('hex'),
+      graphHash: null,
+      format: null,
+      contentType: first.headers['content-type'] ?? null,
+      bytes: first.body!.length,
+      warc: first.warc ?? null,
+    });
+  }
+  // the crawl's fetcher, watched: each answer as it is over, each fetch as it is handed back
+  let log: string[] = [];
+  const watched: CrawlFetcher = {
+    ...tools.fetcher,
+    fetchDocument: async (url, signal, claim, validators, lease, answered) => {
+      const fetched = await tools.fetcher.fetchDocument(url, signal, claim, validators, lease, (f) => {
+        log.push(`answer ${f.status}`);
+        answered?.(f);
+      });
+      log.push(`fetch ${fetched.status} back`);
+      return fetched;
+    },
+  };
+  const policy = new RevisitPolicy(watched, {
+    previous: (url) => observations.get(url),
+    statements: async () => [],
+  });
+  const revisit = async (url: string) => {
+    log = [];
+    const outcome = await policy.fetch(
+      url,
+      () => true,
+      undefined,
+      () => log.push('given back'),
+    );
+    assert.equal(outcome.validation, 'not_modified');
+    return log;
+  };
+  // the first 304 of a PLD is checked: the PLD is given back when the check's answer is over
+  assert.deepEqual(await revisit(urls[0]), [
+    'answer 304',
+    'fetch 304 back',
+    'answer 200',
+    'given back',
+    'fetch 200 back',
+  ]);
+  // the next is trusted (unless it is one of the sampled ones, checked too): given back at the
+  // 304's answer, before the fetcher's own work on it
+  const second = await revisit(urls[1]);
+  assert.deepEqual(
+    second,
+    second.includes('answer 200')
+      ? ['answer 304', 'fetch 304 back', 'answer 200', 'given back', 'fetch 200 back']
+      : ['answer 304', 'given back', 'fetch 304 back'],
+  );
+});
