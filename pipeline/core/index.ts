@@ -1,4 +1,4 @@
-export { fsyncPath, writeFileAtomic } from './atomic-write.ts';
+export { fsyncPath, replaceFile, writeFileAtomic } from './atomic-write.ts';
 export type { Clock, ManualClock } from './clock.ts';
 export { clockStartingAt, manualClock, systemClock } from './clock.ts';
 export { collectGarbage } from './collect-garbage.ts';

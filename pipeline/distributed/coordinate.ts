@@ -65,7 +65,7 @@ export function coordinatedCrawl(
   watch: WatchTimes = WATCH_TIMES,
 ): (options: CrawlOptions, name: string) => Promise<CrawlResult> {
   return async (options, name) => {
-    const id = crawlIdOf(options.dir, name);
+    const id = await crawlIdOf(options.dir, name);
     const pool = await openPool(url, options.logger);
     try {
       return await coordinate(pool, options, id, watch);

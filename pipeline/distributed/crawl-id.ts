@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ObservatoryError } from '../core/index.ts';
+import { makeDirectory, ObservatoryError, writeFileAtomic } from '../core/index.ts';
 
 /** The file in a run's crawl folder that names its crawl in the coordinator's database. */
 export const CRAWL_ID_FILE = 'coordinator-crawl.json';
@@ -15,13 +15,12 @@ export const CRAWL_ID_FILE = 'coordinator-crawl.json';
  * named by the run alone, and a second observatory's coordinator published the first one's
  * documents as its own.
  */
-export function crawlIdOf(dir: string, name: string): string {
+export async function crawlIdOf(dir: string, name: string): Promise<string> {
   const file = join(dir, CRAWL_ID_FILE);
   if (existsSync(file)) return readCrawlId(file);
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir, 'the crawl folder');
   const id = `${name}@${randomUUID()}`;
-  writeFileSync(`${file}.tmp`, `${JSON.stringify({ crawl: id })}\n`);
-  renameSync(`${file}.tmp`, file);
+  await writeFileAtomic(file, `${JSON.stringify({ crawl: id })}\n`);
   return id;
 }
 

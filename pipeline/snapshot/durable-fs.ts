@@ -3,7 +3,7 @@ import { copyFile, link } from 'node:fs/promises';
 import { ioError, openRegularFile } from '../core/index.ts';
 
 // the disk's failures are coded, and files replaced atomically, in core, for every stage that writes
-export { fsyncPath, ioError, isStorageFailure, writeFileAtomic } from '../core/index.ts';
+export { fsyncPath, ioError, isStorageFailure, replaceFile, writeFileAtomic } from '../core/index.ts';
 
 /**
  * Size and SHA-256 (hex) of a file, streamed. Only a regular file is read (openRegularFile): a FIFO

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ignoreFailure, readRegularFile } from '../core/index.ts';
 import type { CatalogueEntry } from './catalogue.ts';
 import { listSnapshots, observationSnapshots } from './catalogue.ts';
 import { sqlString } from './duckdb-session.ts';
-import { fsyncPath, hashFile, ioError, writeFileAtomic } from './durable-fs.ts';
+import { hashFile, ioError, replaceFile, writeFileAtomic } from './durable-fs.ts';
 import { readManifest } from './manifest.ts';
 import { parquetFileName, readTableSql, SNAPSHOT_SCHEMA_VERSION, TABLES } from './schema.ts';
 
@@ -218,33 +218,30 @@ export async function updateLastObservations(connection: DuckDBConnection, root:
   }
   const digests = prefixDigests(catalogue);
   const fileName = `last-${digests[catalogue.length].slice(0, 16)}.parquet`;
-  // oldest first, a batch at a time: each step keeps the rows of URLs the batch did not observe
-  for (let start = covered; start < catalogue.length; start += FOLD_BATCH) {
-    const batch = catalogue.slice(start, start + FOLD_BATCH);
-    const parts = await Promise.all(
-      batch.map(
-        async (e, i) => `SELECT *, ${i} AS position FROM (${await documentsSql(join(root, e.name))})`,
-      ),
-    );
-    const latest = `SELECT * EXCLUDE (position) FROM (${parts.join(' UNION ALL ')})
-      QUALIFY row_number() OVER (PARTITION BY url ORDER BY position DESC) = 1`;
-    const kept =
-      base === null
-        ? ''
-        : ` UNION ALL SELECT * FROM read_parquet(${sqlString(base)})
-            WHERE url NOT IN (SELECT url FROM (${parts.join(' UNION ALL ')}))`;
-    const next = join(dir, `.${fileName}.${start}.tmp-${process.pid}`);
-    await connection.run(`COPY (SELECT * FROM (${latest}${kept}) ORDER BY url)
-      TO ${sqlString(next)} (FORMAT parquet, COMPRESSION zstd)`);
-    base = next;
-  }
   const path = join(dir, fileName);
-  try {
-    await rename(base!, path);
-    await fsyncPath(path);
-  } catch (error) {
-    throw ioError('write', path, error);
-  }
+  await replaceFile(path, async (temporary) => {
+    // oldest first, a batch at a time: each step keeps the rows of URLs the batch did not observe;
+    // the last step writes the temporary, those before it files beside it that removeOthers takes
+    for (let start = covered; start < catalogue.length; start += FOLD_BATCH) {
+      const batch = catalogue.slice(start, start + FOLD_BATCH);
+      const parts = await Promise.all(
+        batch.map(
+          async (e, i) => `SELECT *, ${i} AS position FROM (${await documentsSql(join(root, e.name))})`,
+        ),
+      );
+      const latest = `SELECT * EXCLUDE (position) FROM (${parts.join(' UNION ALL ')})
+        QUALIFY row_number() OVER (PARTITION BY url ORDER BY position DESC) = 1`;
+      const kept =
+        base === null
+          ? ''
+          : ` UNION ALL SELECT * FROM read_parquet(${sqlString(base)})
+              WHERE url NOT IN (SELECT url FROM (${parts.join(' UNION ALL ')}))`;
+      const next = start + FOLD_BATCH >= catalogue.length ? temporary : `${temporary}.${start}`;
+      await connection.run(`COPY (SELECT * FROM (${latest}${kept}) ORDER BY url)
+        TO ${sqlString(next)} (FORMAT parquet, COMPRESSION zstd)`);
+      base = next;
+    }
+  });
   const written: Meta = {
     version: META_VERSION,
     schemaVersion: SNAPSHOT_SCHEMA_VERSION,

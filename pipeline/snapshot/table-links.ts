@@ -1,6 +1,6 @@
-import { lstat, mkdir, rename, rm } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type SnapshotKind, temporaryFor } from '../core/index.ts';
+import { makeDirectory, replaceFile, type SnapshotKind } from '../core/index.ts';
 import { ioError, linkOrCopy } from './durable-fs.ts';
 import { parquetFileName, TABLE_NAMES } from './schema.ts';
 
@@ -68,17 +68,8 @@ export async function linkSnapshotTables(
       present++;
       continue;
     }
-    // before the folder exists there is nothing to remove, and the name is all it gives
-    const temporary = await temporaryFor(target);
-    try {
-      await mkdir(dirname(target), { recursive: true });
-      await rm(temporary, { force: true });
-      await linkOrCopy(source, temporary);
-      await rename(temporary, target);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw ioError('link', target, error);
-    }
+    makeDirectory(dirname(target), 'the tables/ folder');
+    await replaceFile(target, (temporary) => linkOrCopy(source, temporary));
     if (seen) replaced++;
     else created++;
   }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { makeDirectory, ObservatoryError, temporaryFor } from '../core/index.ts';
+import { makeDirectory, ObservatoryError, replaceFile } from '../core/index.ts';
 import {
   CATALOGUE_FILE,
   type CatalogueEntry,
@@ -80,7 +80,6 @@ async function download(url: string, path: string, sha256: string | null): Promi
   const response = await get(url);
   const hash = createHash('sha256');
   let bytes = 0;
-  const temp = await temporaryFor(path);
   const tap = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       hash.update(chunk);
@@ -88,18 +87,16 @@ async function download(url: string, path: string, sha256: string | null): Promi
       done(null, chunk);
     },
   });
-  try {
-    await pipeline(Readable.fromWeb(response.body as never), tap, createWriteStream(temp));
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw unavailable(url, (error as Error).message);
-  }
-  const got = hash.digest('hex');
-  if (sha256 && got !== sha256) {
-    await rm(temp, { force: true });
-    throw new ObservatoryError('corrupt', `${url}: its SHA-256 is ${got}, the manifest says ${sha256}`);
-  }
-  await rename(temp, path);
+  await replaceFile(path, async (temporary) => {
+    try {
+      await pipeline(Readable.fromWeb(response.body as never), tap, createWriteStream(temporary));
+    } catch (error) {
+      throw unavailable(url, (error as Error).message);
+    }
+    const got = hash.digest('hex');
+    if (sha256 && got !== sha256)
+      throw new ObservatoryError('corrupt', `${url}: its SHA-256 is ${got}, the manifest says ${sha256}`);
+  });
   return bytes;
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { makeDirectory, type OwnedFolder, prepareOwnedFolder, temporaryFor } from '../core/index.ts';
+import { makeDirectory, type OwnedFolder, prepareOwnedFolder, replaceFile } from '../core/index.ts';
 import { linkOrCopy } from '../snapshot/index.ts';
 import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 
@@ -40,13 +40,17 @@ export async function folderFiles(dir: string): Promise<Map<string, SiteFile>> {
 
 async function put(path: string, f: SiteFile): Promise<void> {
   makeDirectory(dirname(path), 'the site folder');
-  // written beside, then renamed over: a reader of the site sees the old file or the new, never half
-  const temporary = await temporaryFor(path);
-  await rm(temporary, { force: true });
-  if ('text' in f) await writeFile(temporary, f.text);
-  else if (f.copy) await copyFile(f.from, temporary);
-  else await linkOrCopy(f.from, temporary);
-  await rename(temporary, path);
+  // a reader of the site sees the old file or the new, never half; the site is rebuilt from the
+  // snapshots, so its thousands of files are not synced one by one
+  await replaceFile(
+    path,
+    async (temporary) => {
+      if ('text' in f) await writeFile(temporary, f.text);
+      else if (f.copy) await copyFile(f.from, temporary);
+      else await linkOrCopy(f.from, temporary);
+    },
+    { durable: false },
+  );
 }
 
 /**
