@@ -22,6 +22,7 @@ import { type ContextLoader, readDocument } from '../rdf/index.ts';
 import { listedWarcFiles, revisitReferents } from './archive-dependencies.ts';
 import { contentSha256, decodedBody, READ_ERRORS } from './archived-body.ts';
 import { archivedContextLoader } from './archived-contexts.ts';
+import { openCaptureLookup } from './capture-index.ts';
 import { openDuckDb, queryRows, sqlString } from './duckdb-session.ts';
 import { hashFile } from './durable-fs.ts';
 import { corrupt } from './folder-error.ts';
@@ -33,7 +34,6 @@ import { carriedDocuments, carriedSources, uncarriedRecords } from './reparse-ro
 import { MANIFEST_FILE, parquetFileName } from './schema.ts';
 import { isSnapshotName } from './snapshot-name.ts';
 import { verifyFiles, verifySnapshot } from './verify.ts';
-import { CDXJ_FILE } from './warc-output.ts';
 
 export interface ReparseOptions {
   /** A published snapshot folder with its WARC files (schema 3). */
@@ -228,7 +228,13 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
     const query = serialised(lookups.connection);
     const referents = await revisitReferents(folder, manifest);
     const contexts = watchedLoader(
-      archivedContextLoader(folder, join(folder, CDXJ_FILE), query, config, new Set(warcs), referents),
+      archivedContextLoader(
+        folder,
+        await openCaptureLookup(folder, manifest, query),
+        config,
+        new Set(warcs),
+        referents,
+      ),
     );
     const source: Source = {
       folder,

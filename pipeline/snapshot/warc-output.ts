@@ -1,23 +1,28 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import {
+  CDX_GZ_FILE,
+  IDX_FILE,
   type RecordLimits,
   type RevisitReferents,
   readArchivedResponse,
   recordLimits,
+  writeZipNum,
 } from '../archive/index.ts';
 import { type ErrorCode, ObservatoryError } from '../core/index.ts';
 import { listedWarcFiles, revisitReferents } from './archive-dependencies.ts';
+import { cdxjLinesSql } from './capture-index.ts';
 import { type DraftedLines, writeCdxjLines } from './cdxj-draft.ts';
 import { sqlString } from './duckdb-session.ts';
 import { ioError, linkOrCopy } from './durable-fs.ts';
 import { corrupt } from './folder-error.ts';
+import { checkZipNumIndex } from './index-check.ts';
 import type { CheckContext, SnapshotOutput, WriteContext, WrittenFile } from './outputs.ts';
 import { parquetFileName } from './schema.ts';
 import { checkWarcRecords } from './warc-records-check.ts';
-
-/** The CDXJ index of the snapshot's WARC files, beside them (pywb and ReplayWeb.page read it). */
-export const CDXJ_FILE = 'index.cdxj';
 
 /**
  * The WARC files a publish links in and indexes: a folder and which of its files. A crawl's are
@@ -95,12 +100,23 @@ function draftInWorker(archive: ArchiveSource, file: string, heapMb: number): Pr
   });
 }
 
-/** The drafted CDXJ lines sorted in byte order by DuckDB on disk, so a large index is never held in memory. */
-async function writeSortedCdxj(ctx: WriteContext, draft: CdxjDraft, target: string): Promise<void> {
-  // one column holding each whole line: no delimiter, quote or escape can occur in it
-  await ctx.connection.run(`COPY (SELECT line FROM read_csv(${sqlString(draft.file)}, header = false,
-      delim = '\\0', quote = '', escape = '', columns = {'line': 'VARCHAR'}) ORDER BY line)
-    TO ${sqlString(target)} (FORMAT csv, HEADER false, QUOTE '', DELIMITER '\\0')`);
+/**
+ * The drafted CDXJ lines sorted in byte order by DuckDB on disk, then written block by block as
+ * the folder's ZipNum index (zipnum.ts), so a large index is never held in memory.
+ */
+async function writeIndex(ctx: WriteContext, draft: CdxjDraft): Promise<{ lines: number; blocks: number }> {
+  const sorted = join(ctx.scratch, 'index.cdxj.sorted');
+  await ctx.connection.run(`COPY (SELECT line FROM ${cdxjLinesSql(draft.file)} ORDER BY line)
+    TO ${sqlString(sorted)} (FORMAT csv, HEADER false, QUOTE '', DELIMITER '\\0')`);
+  const reader = createInterface({ input: createReadStream(sorted), crlfDelay: Number.POSITIVE_INFINITY });
+  // readline drops the lines it reads before an iterator is attached: attach it before any await
+  const lines = reader[Symbol.asyncIterator]();
+  try {
+    return await writeZipNum({ [Symbol.asyncIterator]: () => lines }, ctx.work);
+  } finally {
+    reader.close();
+    await rm(sorted, { force: true });
+  }
 }
 
 /**
@@ -132,10 +148,12 @@ async function checkPointer(
 
 /**
  * The crawl's WARC files (docs/archive.md), linked into the folder as the crawl wrote them, and
- * their CDXJ index (drafted by draftCdxj while the quads were sorted). Absent when the crawl kept no
+ * their CDXJ index as a ZipNum cluster (drafted by draftCdxj while the quads were sorted). Absent when the crawl kept no
  * archive. `verify` checks that the snapshots the manifest says its revisits depend on are there
- * (revisitReferents) and opens the record every documents.parquet pointer names, through a revisit
- * to the record it refers to; `verify --deep` reads every record of every file (checkWarcRecords).
+ * (revisitReferents), opens the record every documents.parquet pointer names, through a revisit
+ * to the record it refers to, and (schema 6) reads the index against its secondary index; `verify
+ * --deep` reads every record of every file (checkWarcRecords) and the index against them
+ * (checkZipNumIndex).
  */
 export const warcOutput: SnapshotOutput = {
   phase: 'archive',
@@ -149,8 +167,12 @@ export const warcOutput: SnapshotOutput = {
         throw ioError('link', join(ctx.work, name), error);
       });
     }
-    await writeSortedCdxj(ctx, draft, join(ctx.work, CDXJ_FILE));
-    return [...names.map((name): WrittenFile => ({ name })), { name: CDXJ_FILE, rows: draft.lines }];
+    const index = await writeIndex(ctx, draft);
+    return [
+      ...names.map((name): WrittenFile => ({ name })),
+      { name: CDX_GZ_FILE, rows: index.lines },
+      { name: IDX_FILE, rows: index.blocks },
+    ];
   },
   async check(ctx: CheckContext) {
     if (ctx.version < 3) return;
@@ -167,5 +189,7 @@ export const warcOutput: SnapshotOutput = {
       await checkPointer(ctx.folder, row, limits, referents);
     }
     if (ctx.deep) await checkWarcRecords(ctx, files, referents);
+    // after the records: a damaged record is named as such, not as an index line without its record
+    if (ctx.version >= 6 && files.length > 0) await checkZipNumIndex(ctx, files);
   },
 };

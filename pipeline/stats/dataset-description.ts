@@ -40,8 +40,10 @@ function fileFormat(name: string): { type: string; compress?: string } | null {
   if (name.endsWith('.parquet')) return { type: 'application/vnd.apache.parquet' };
   // WARC is registered as application/warc (ISO 28500); each record its own gzip member
   if (name.endsWith('.warc.gz')) return { type: 'application/warc', compress: 'application/gzip' };
-  // CDXJ has no registered type: its lines are text
-  if (name.endsWith('.cdxj')) return { type: 'text/plain' };
+  // CDXJ has no registered type: its lines are text, and so are a ZipNum index's (gzip blocks of
+  // CDXJ lines, and the .idx line per block)
+  if (name.endsWith('.cdxj') || name.endsWith('.idx')) return { type: 'text/plain' };
+  if (name.endsWith('.cdx.gz')) return { type: 'text/plain', compress: 'application/gzip' };
   return null;
 }
 

@@ -129,7 +129,8 @@ test('every record of every file reads with warcio and node-warc, revisits as WA
 
 test('the index lists revisits as Webrecorder indexes them', async () => {
   const files = await warcFiles(WEEK2);
-  const ours = readFileSync(join(root, WEEK2, 'index.cdxj'), 'utf8')
+  const ours = gunzipSync(readFileSync(join(root, WEEK2, 'index.cdx.gz')))
+    .toString()
     .trimEnd()
     .split('\n');
   const theirs = (await indexerLines(join(root, WEEK2), files)).sort((a, b) =>

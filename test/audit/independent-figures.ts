@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Parser } from 'n3';
+import { BLOCK_LINES } from '../../pipeline/archive/zipnum.ts';
 import { estimateChangeRate } from '../../pipeline/stats/change-rates.ts';
 import type { AuditCrawl } from './audit-series.ts';
 import {
@@ -320,8 +321,10 @@ function snapshotTruth(
     },
     tableRows: {
       'data.nq.gz': statements,
-      // the archive's index: one line per exchange that got a response, robots.txt included
-      'index.cdxj': exchanges,
+      // the archive's index: one line per exchange that got a response, robots.txt included, in
+      // blocks of BLOCK_LINES with one line of index.idx each
+      'index.cdx.gz': exchanges,
+      'index.idx': Math.ceil(exchanges / BLOCK_LINES),
       'documents.parquet': rows.length,
       'quads.parquet': statements,
       'redirects.parquet': hops,

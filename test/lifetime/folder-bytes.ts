@@ -10,7 +10,7 @@ export const FILE_KIND_LEGEND: Readonly<Record<FileKind, string>> = {
   dump: 'data.nq.gz',
   quads: 'quads.parquet',
   tables: 'the other Parquet tables (documents, redirects, changes, schedule, delta)',
-  archive: 'WARC files and index.cdxj',
+  archive: 'WARC files and their index (index.cdx.gz and index.idx; index.cdxj before schema 6)',
   metadata:
     "manifest.json, digest.json, SHA256SUMS, index.json, .observations/ (each URL's last observation)",
   incomplete: 'everything under .incomplete/ (crawls in progress, damaged runs moved aside)',
@@ -28,7 +28,8 @@ function kindOf(name: string, folderKind: FileKind | undefined): FileKind {
   if (name === 'data.nq.gz') return 'dump';
   if (name.endsWith('quads.parquet')) return 'quads';
   if (name.endsWith('.parquet')) return 'tables';
-  if (name.endsWith('.warc.gz') || name.endsWith('.warc') || name === 'index.cdxj') return 'archive';
+  if (name.endsWith('.warc.gz') || name.endsWith('.warc')) return 'archive';
+  if (name === 'index.cdx.gz' || name === 'index.idx' || name === 'index.cdxj') return 'archive';
   if (/^(manifest|digest|index)\.json$/.test(name) || name === 'SHA256SUMS') return 'metadata';
   return 'other';
 }

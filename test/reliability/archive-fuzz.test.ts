@@ -1,6 +1,6 @@
 /**
  * Fuzzing what `verify --deep` and `reparse` read (archive-mutants.ts): 3 mutants of each of a
- * week's WARC file and CDXJ index in `npm test`; `FUZZ_CASES=200` for a longer run, and
+ * week's WARC file, CDXJ index blocks and secondary index in `npm test`; `FUZZ_CASES=200` for a longer run, and
  * `npm run soak` runs more.
  */
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 for (const target of MUTANT_TARGETS) {
-  test(`mutants of a week's ${target === 'warc' ? 'WARC file' : 'CDXJ index'} (checksums recomputed) end in exit 0 or one coded line, in time`, async () => {
+  test(`mutants of a week's ${target === 'warc' ? 'WARC file' : target} (checksums recomputed) end in exit 0 or one coded line, in time`, async () => {
     assert.deepEqual(await runMutants(join(work, 'pristine'), work, target, CASES), []);
   });
 }

@@ -1,6 +1,6 @@
 /**
- * Mutants of what `verify --deep` and `reparse` read: a published week whose WARC file or CDXJ
- * index is damaged at random (bytes flipped, cut, repeated), with the manifest and SHA256SUMS
+ * Mutants of what `verify --deep` and `reparse` read: a published week whose WARC file, CDXJ
+ * index blocks or secondary index is damaged at random (bytes flipped, cut, repeated), with the manifest and SHA256SUMS
  * recomputed as a thorough forger would, so that the damage reaches the record and index readers
  * instead of stopping at the checksums. Each mutant must end in exit 0, or exit 1 with one line
  * naming a code of the vocabulary, within a minute: never a crash, a signal, an uncoded line or a
@@ -19,7 +19,7 @@ import { relist } from '../snapshot/relist.ts';
 
 const W0 = Date.UTC(2026, 0, 5);
 export const MUTANT_WEEK = '2026-01-05';
-export const MUTANT_TARGETS = ['warc', 'index.cdxj'] as const;
+export const MUTANT_TARGETS = ['warc', 'index.cdx.gz', 'index.idx'] as const;
 
 /** Publishes the week the mutants are made of into `root`. */
 export async function publishMutantWeek(root: string): Promise<void> {

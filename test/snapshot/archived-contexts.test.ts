@@ -1,6 +1,7 @@
 /**
  * Remote JSON-LD contexts during reparse come from the snapshot's own WARC files: looked up in
- * index.cdxj, redirects followed, the body decoded as the crawler decodes it; never the network.
+ * the folder's index (the ZipNum index of schema 6, the plain index.cdxj of older folders),
+ * redirects followed, the body decoded as the crawler decodes it; never the network.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -9,9 +10,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { cdxjEntries } from '../../pipeline/archive/index.ts';
+import { cdxjEntries, IDX_FILE, writeZipNum } from '../../pipeline/archive/index.ts';
 import { readDocument } from '../../pipeline/rdf/index.ts';
 import { archivedContextLoader } from '../../pipeline/snapshot/archived-contexts.ts';
+import { openCaptureLookup } from '../../pipeline/snapshot/capture-index.ts';
 import { type DuckDbSession, openDuckDb } from '../../pipeline/snapshot/index.ts';
 
 const CONTEXT = '{"@context": {"name": "http://schema.org/name"}}';
@@ -61,51 +63,58 @@ before(async () => {
   writeFileSync(join(folder, 's-00000.warc.gz'), Buffer.concat(members));
   const lines: string[] = [];
   for await (const line of cdxjEntries(folder, ['s-00000.warc.gz'])) lines.push(line);
-  writeFileSync(join(folder, 'index.cdxj'), `${lines.sort().join('\n')}\n`);
+  lines.sort();
+  writeFileSync(join(folder, 'index.cdxj'), `${lines.join('\n')}\n`);
+  // blocks of one line: a lookup must find each URL in the block the secondary index names
+  await writeZipNum(lines, folder, 1);
   session = await openDuckDb();
 });
 
 after(() => session.close());
 
-const loader = (maxContextsPerCrawl = 10) =>
-  archivedContextLoader(
-    folder,
-    join(folder, 'index.cdxj'),
-    (run) => run(session.connection),
-    {
-      maxContextsPerCrawl,
-      maxRedirects: 5,
-      maxBytes: 1 << 20,
-      robotsMaxBytes: 1 << 19,
-    },
-    new Set(['s-00000.warc.gz']),
-  );
+/** The index as a folder of schema 6 lists it (ZipNum) or as an older folder does (index.cdxj). */
+const FORMS = { zipnum: [{ name: IDX_FILE }], 'plain CDXJ': [] } as const;
 
-test('a context is answered from its archived exchange, through its redirect, decoded', async () => {
-  assert.equal(await loader()('http://ctx.example/old'), CONTEXT);
-  const read = await readDocument(
-    {
-      body: Buffer.from('{"@context": "http://ctx.example/old", "@id": "http://x.example/s", "name": "n"}'),
-      contentType: 'application/ld+json',
-      documentUrl: 'http://x.example/doc',
-      loadContext: loader(),
-    },
-    { cpuBudgetMs: 10_000, maxContexts: 8, heapMb: 128 },
-  );
-  assert.equal(read.error, null);
-  assert.deepEqual(
-    read.statements.map((s) => [s.subject, s.predicate, s.object]),
-    [['http://x.example/s', 'http://schema.org/name', 'n']],
-  );
-});
+for (const [form, files] of Object.entries(FORMS)) {
+  const loader = async (maxContextsPerCrawl = 10) =>
+    archivedContextLoader(
+      folder,
+      await openCaptureLookup(folder, { files }, (run) => run(session.connection)),
+      {
+        maxContextsPerCrawl,
+        maxRedirects: 5,
+        maxBytes: 1 << 20,
+        robotsMaxBytes: 1 << 19,
+      },
+      new Set(['s-00000.warc.gz']),
+    );
 
-test('a context URL answering HTML with a Link to its JSON-LD alternate is followed there', async () => {
-  assert.equal(await loader()('http://vocab.example/'), CONTEXT);
-});
+  test(`${form}: a context is answered from its archived exchange, through its redirect, decoded`, async () => {
+    assert.equal(await (await loader())('http://ctx.example/old'), CONTEXT);
+    const read = await readDocument(
+      {
+        body: Buffer.from('{"@context": "http://ctx.example/old", "@id": "http://x.example/s", "name": "n"}'),
+        contentType: 'application/ld+json',
+        documentUrl: 'http://x.example/doc',
+        loadContext: await loader(),
+      },
+      { cpuBudgetMs: 10_000, maxContexts: 8, heapMb: 128 },
+    );
+    assert.equal(read.error, null);
+    assert.deepEqual(
+      read.statements.map((s) => [s.subject, s.predicate, s.object]),
+      [['http://x.example/s', 'http://schema.org/name', 'n']],
+    );
+  });
 
-test('a context the crawl never fetched fails; past the per-crawl limit one is refused', async () => {
-  await assert.rejects(loader()('http://ctx.example/elsewhere'), /not in the archive/);
-  const limited = loader(1);
-  await limited('http://ctx.example/new');
-  await assert.rejects(limited('http://ctx.example/old'), { code: 'context_limit' });
-});
+  test(`${form}: a context URL answering HTML with a Link to its JSON-LD alternate is followed there`, async () => {
+    assert.equal(await (await loader())('http://vocab.example/'), CONTEXT);
+  });
+
+  test(`${form}: a context the crawl never fetched fails; past the per-crawl limit one is refused`, async () => {
+    await assert.rejects((await loader())('http://ctx.example/elsewhere'), /not in the archive/);
+    const limited = await loader(1);
+    await limited('http://ctx.example/new');
+    await assert.rejects(limited('http://ctx.example/old'), { code: 'context_limit' });
+  });
+}

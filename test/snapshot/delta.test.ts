@@ -17,6 +17,7 @@ import {
   publishedDigest,
   queryRows,
   readManifest,
+  SNAPSHOT_SCHEMA_VERSION,
   sqlString,
   verifySnapshot,
 } from '../../pipeline/snapshot/index.ts';
@@ -200,7 +201,7 @@ test('verify holds delta.parquet to changes.parquet: a row moved from added to r
   try {
     await session.connection.run(`COPY (SELECT * REPLACE (CASE WHEN url = ${sqlString(Y)} THEN 'added' ELSE op END AS op)
         FROM read_parquet(${sqlString(file)})) TO ${sqlString(`${file}.new`)}
-      (FORMAT parquet, KV_METADATA {observatory_schema_version: '5'})`);
+      (FORMAT parquet, KV_METADATA {observatory_schema_version: '${SNAPSHOT_SCHEMA_VERSION}'})`);
   } finally {
     session.close();
   }

@@ -189,7 +189,7 @@ test('SHA256SUMS passes sha256sum -c and the manifest records files, counts and 
   const manifest = await readManifest(folder);
   assert.equal(manifest.kind, 'weekly');
   assert.equal(manifest.startedAt, '2026-11-16T00:00:00.000Z');
-  assert.equal(manifest.schemaVersion, 5);
+  assert.equal(manifest.schemaVersion, 6);
   assert.deepEqual(manifest.config, { concurrency: 64 });
   assert.deepEqual(manifest.counts, { documents: 7, statements: 15, redirects: 2, changes: 7, schedule: 0 });
   assert.equal(manifest.files.find((f) => f.name === 'quads.parquet')?.rows, 15);

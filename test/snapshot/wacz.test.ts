@@ -86,7 +86,8 @@ test("the snapshot's own WARC files and index, the referred records, and nothing
   assert.deepEqual(warcs, [...own.map((n) => `archive/${n}`), referred].sort());
   for (const name of own)
     assert.ok(entry(`archive/${name}`).data.equals(readFileSync(join(root, WEEK2, name))));
-  assert.ok(entry('indexes/index.cdxj').data.equals(readFileSync(join(root, WEEK2, 'index.cdxj'))));
+  for (const index of ['index.cdx.gz', 'index.idx'])
+    assert.ok(entry(`indexes/${index}`).data.equals(readFileSync(join(root, WEEK2, index))), index);
   // every WARC file reads with warcio, record by record; the referred one holds responses only
   for (const name of warcs) {
     const types: string[] = [];
@@ -151,7 +152,7 @@ test('pages.jsonl: its header, then one page per archived URL with an ISO 8601 t
   assert.equal(JSON.parse(header).id, 'pages');
   assert.equal(pages.length, summary.pages);
   assert.ok(pages.length > 50);
-  const cdxj = entry('indexes/index.cdxj').data.toString('utf8');
+  const cdxj = gunzipSync(entry('indexes/index.cdx.gz').data).toString('utf8');
   for (const line of pages) {
     const page = JSON.parse(line);
     assert.match(page.ts, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

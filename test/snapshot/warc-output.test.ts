@@ -1,25 +1,32 @@
 /**
  * The crawl's WARC archive published with its snapshot: files linked in under their crawl names,
- * listed in the manifest and SHA256SUMS, a sorted CDXJ index of every response record, each
- * documents.parquet pointer opening its document's response; verify checks the pointers.
+ * listed in the manifest and SHA256SUMS, a sorted CDXJ index of every response record (a ZipNum
+ * cluster: index.cdx.gz and index.idx), each documents.parquet pointer opening its document's
+ * response; verify checks the pointers and the index, `--deep` the index against the WARC files; a
+ * folder of schema 5, whose index is a plain index.cdxj, still verifies and reparses.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import { BLOCK_LINES, writeZipNum } from '../../pipeline/archive/zipnum.ts';
+import { clockStartingAt } from '../../pipeline/core/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import {
   openDuckDb,
   readManifest,
+  reparseSnapshot,
   SNAPSHOT_SCHEMA_VERSION,
+  sqlString,
   verifySnapshot,
 } from '../../pipeline/snapshot/index.ts';
 import { archivedResponses } from '../archive/warc-reader.ts';
 import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
+import { relist } from './relist.ts';
 
 let sim: SimWeb;
 let root: string;
@@ -59,8 +66,8 @@ test('the WARC files and their index are published, listed and checksummed', asy
   assert.ok(warcs.every((name) => /^2026-01-05-\d{5}\.warc\.gz$/.test(name)));
   assert.equal(manifest.schemaVersion, SNAPSHOT_SCHEMA_VERSION);
   const sums = readFileSync(join(folder, 'SHA256SUMS'), 'utf8');
-  for (const name of [...warcs, 'index.cdxj'])
-    assert.match(sums, new RegExp(`  ${name.replace('.', '\\.')}\\n`));
+  for (const name of [...warcs, 'index.cdx.gz', 'index.idx'])
+    assert.match(sums, new RegExp(`  ${name.replaceAll('.', '\\.')}\\n`));
   const report = await verifySnapshot(folder);
   assert.equal(report.files, manifest.files.length + 2);
 });
@@ -78,15 +85,22 @@ test('every document row with a response points at its response record', async (
   }
 });
 
-test('index.cdxj has one sorted line per response record, each naming a published file', async () => {
-  const lines = readFileSync(join(folder, 'index.cdxj'), 'utf8').trimEnd().split('\n');
+test('the index has one sorted line per response record, each naming a published file', async () => {
+  // several gzip members, one per block: gunzip reads them as one stream
+  const lines = gunzipSync(readFileSync(join(folder, 'index.cdx.gz')))
+    .toString()
+    .trimEnd()
+    .split('\n');
   const bytes = lines.map((l) => Buffer.from(l));
   assert.deepEqual(
     bytes.map((b) => b.toString()),
     [...bytes].sort(Buffer.compare).map((b) => b.toString()),
   );
   const manifest = await readManifest(folder);
-  assert.equal(manifest.files.find((f) => f.name === 'index.cdxj')?.rows, lines.length);
+  assert.equal(manifest.files.find((f) => f.name === 'index.cdx.gz')?.rows, lines.length);
+  const blocks = readFileSync(join(folder, 'index.idx'), 'utf8').trimEnd().split('\n').length;
+  assert.equal(blocks, Math.ceil(lines.length / BLOCK_LINES));
+  assert.equal(manifest.files.find((f) => f.name === 'index.idx')?.rows, blocks);
   const names = new Set(manifest.files.map((f) => f.name));
   const { responses } = archivedResponses(folder);
   assert.equal(lines.length, responses);
@@ -130,4 +144,72 @@ test('verify finds a pointer that does not open its record', async () => {
     message:
       /is not a WARC response record|is the response record of|not one whole gzip member|would end past the end of the file/,
   });
+});
+
+/** A copy of the published folder, under a root of its own. */
+async function copied(what: string): Promise<string> {
+  const copy = join(mkdtempSync(join(tmpdir(), `warc-output-${what}-`)), '2026-01-05');
+  await cp(folder, copy, { recursive: true });
+  return copy;
+}
+
+test('verify --deep finds an index that leaves out a record of the WARC files, blocks and index.idx agreeing', async () => {
+  const bad = await copied('index');
+  const lines = gunzipSync(readFileSync(join(bad, 'index.cdx.gz')))
+    .toString()
+    .trimEnd()
+    .split('\n');
+  await writeZipNum(lines.slice(1), bad);
+  const manifest = JSON.parse(readFileSync(join(bad, 'manifest.json'), 'utf8'));
+  for (const f of manifest.files) if (f.name === 'index.cdx.gz') f.rows = lines.length - 1;
+  writeFileSync(join(bad, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  relist(bad, ['index.cdx.gz', 'index.idx']);
+  await verifySnapshot(bad);
+  await assert.rejects(verifySnapshot(bad, { deep: true }), {
+    code: 'corrupt',
+    message: /index\.cdx\.gz leaves out a record of the WARC files/,
+  });
+});
+
+test('a folder of schema 5 (a plain index.cdxj) verifies, deep too, and reparses into a ZipNum index', async () => {
+  const old = await copied('schema-5');
+  const session = await openDuckDb();
+  const tables = ['documents', 'quads', 'redirects', 'changes', 'schedule', 'delta'].map(
+    (t) => `${t}.parquet`,
+  );
+  try {
+    for (const name of tables) {
+      const file = join(old, name);
+      await session.connection.run(`COPY (SELECT * FROM read_parquet(${sqlString(file)})) TO ${sqlString(`${file}.v5`)}
+        (FORMAT parquet, COMPRESSION zstd, KV_METADATA {observatory_schema_version: '5'})`);
+      await cp(`${file}.v5`, file);
+      await rm(`${file}.v5`);
+    }
+  } finally {
+    session.close();
+  }
+  const lines = gunzipSync(readFileSync(join(old, 'index.cdx.gz'))).toString();
+  writeFileSync(join(old, 'index.cdxj'), lines);
+  await rm(join(old, 'index.cdx.gz'));
+  await rm(join(old, 'index.idx'));
+  const manifest = JSON.parse(readFileSync(join(old, 'manifest.json'), 'utf8'));
+  manifest.schemaVersion = 5;
+  manifest.files = manifest.files
+    .filter((f: { name: string }) => f.name !== 'index.idx')
+    .map((f: { name: string }) => (f.name === 'index.cdx.gz' ? { ...f, name: 'index.cdxj' } : f));
+  writeFileSync(join(old, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const sums = readFileSync(join(old, 'SHA256SUMS'), 'utf8')
+    .replace(/^.* {2}index\.idx\n/m, '')
+    .replace('  index.cdx.gz\n', '  index.cdxj\n');
+  writeFileSync(join(old, 'SHA256SUMS'), sums);
+  relist(old, [...tables, 'index.cdxj']);
+
+  await verifySnapshot(old, { deep: true });
+  const root = mkdtempSync(join(tmpdir(), 'warc-output-reparsed-'));
+  await reparseSnapshot({ folder: old, root, clock: clockStartingAt(W0 + 86_400_000) });
+  const reparsed = join(root, '2026-01-05');
+  const names = (await readManifest(reparsed)).files.map((f) => f.name);
+  assert.ok(names.includes('index.cdx.gz') && names.includes('index.idx') && !names.includes('index.cdxj'));
+  assert.equal(gunzipSync(readFileSync(join(reparsed, 'index.cdx.gz'))).toString(), lines);
+  await verifySnapshot(reparsed, { deep: true });
 });
