@@ -16,6 +16,12 @@ export interface CrawlArchiveOptions {
   readonly now: () => number;
   /** A URL's previous observation with an archived record: its answers may be archived as revisits of it. */
   readonly earlier?: (url: string) => EarlierObservation | undefined;
+  /**
+   * The latest earlier observation that ended at `url` with an archived record, looked up when an
+   * answer of `url` that `earlier` does not cover may be a revisit (a URL beyond those `earlier`
+   * knows: the adaptive part of a weekly crawl).
+   */
+  readonly archived?: (url: string) => Promise<EarlierObservation | undefined>;
 }
 
 /** A URL's previous observation, as far as the archive can refer to its record. */
@@ -75,6 +81,33 @@ function earlierRecord(record: ExchangeRecord, earlier: EarlierObservation): Ear
     }
     const referent = await responseBehind(earlier.dir, earlier.pointer);
     return referent?.uri === record.url ? referent : null;
+  };
+}
+
+/**
+ * The record of the latest earlier observation that ended at the exchange's URL, looked up only for
+ * an answer that may be archived as a revisit of one (a whole, non-empty 2xx payload: robots.txt,
+ * redirects and errors are never matched, and cost no lookup).
+ */
+function archivedRecord(
+  record: ExchangeRecord,
+  archived: NonNullable<CrawlArchiveOptions['archived']>,
+): EarlierRecord | null {
+  const response = record.response;
+  const candidate =
+    !record.robots &&
+    response !== null &&
+    response.status >= 200 &&
+    response.status < 300 &&
+    response.truncated === null &&
+    response.bodyBytes > 0;
+  if (!candidate) return null;
+  // asked for at once, so that the lookups of exchanges ending together share a read; one that
+  // fails leaves the answer archived in full, as one never observed before
+  const found = archived(record.url).catch(() => undefined);
+  return async (digest) => {
+    const earlier = await found;
+    return earlier?.url === record.url ? earlierRecord(record, earlier)(digest) : null;
   };
 }
 
@@ -140,7 +173,14 @@ export function openCrawlArchive(options: CrawlArchiveOptions): CrawlArchive {
       // second fetch that redirected there): which fetches overlap must not decide what is archived
       const own = options.earlier?.(record.url);
       const seen = expected.get(record.url) ?? (own?.url === record.url ? own : undefined);
-      const pointer = archive(record, seen ? earlierRecord(record, seen) : null);
+      const pointer = archive(
+        record,
+        seen
+          ? earlierRecord(record, seen)
+          : options.archived
+            ? archivedRecord(record, options.archived)
+            : null,
+      );
       inFlight.add(pointer);
       // nobody may ever ask for this one: the failure is kept for close() instead of going unhandled
       pointer

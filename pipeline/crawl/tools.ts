@@ -25,6 +25,8 @@ export interface ArchiveTarget {
   readonly prefix: string;
   /** A URL's previous observation with an archived record: its answers may be archived as revisits of it. */
   readonly earlier?: CrawlArchiveOptions['earlier'];
+  /** The latest earlier observation that ended at a URL, for the answers `earlier` does not cover. */
+  readonly archived?: CrawlArchiveOptions['archived'];
 }
 
 /**

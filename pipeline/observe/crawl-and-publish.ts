@@ -1,6 +1,14 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Clock, CrawlConfig, Logger, Progress, ScheduleEntry } from '../core/index.ts';
+import type { EarlierObservation } from '../archive/index.ts';
+import type {
+  Clock,
+  CrawlConfig,
+  Logger,
+  PreviousObservation,
+  Progress,
+  ScheduleEntry,
+} from '../core/index.ts';
 import { collectGarbage, ignoreFailure, withCleanup } from '../core/index.ts';
 import type { CrawlOptions, CrawlPlan, CrawlResult, PolicyName } from '../crawl/index.ts';
 import { createCrawlTools, JOURNAL_FILE, readJournalDocuments, runCrawl } from '../crawl/index.ts';
@@ -89,6 +97,16 @@ async function underThisSchema(root: string, run: RunState, logger: Logger): Pro
   return fresh;
 }
 
+/** An earlier observation's archived record as the archive refers to it (absent: none). */
+function archivedIn(
+  root: string,
+  observation: Pick<PreviousObservation, 'snapshot' | 'finalUrl' | 'contentSha256' | 'warc'> | undefined,
+): EarlierObservation | undefined {
+  if (!observation?.warc) return undefined;
+  const { finalUrl, snapshot, warc, contentSha256 } = observation;
+  return { url: finalUrl, dir: join(root, snapshot), pointer: warc, contentSha256 };
+}
+
 /**
  * Crawls a run (resuming its journal if it was interrupted), then publishes it with the schedule
  * that `schedule` derives from change detection's verdict per URL (null: nothing to compare).
@@ -113,12 +131,8 @@ export async function crawlAndPublish(
   const tools = createCrawlTools(config, clock, {
     dir: archive,
     prefix: run.name,
-    earlier: (url) => {
-      const previous = revisits?.previous(url);
-      if (!previous?.warc) return undefined;
-      const { finalUrl, snapshot, warc, contentSha256 } = previous;
-      return { url: finalUrl, dir: join(ctx.root, snapshot), pointer: warc, contentSha256 };
-    },
+    earlier: (url) => archivedIn(ctx.root, revisits?.previous(url)),
+    archived: revisits && (async (url) => archivedIn(ctx.root, await revisits.archived(url))),
   });
   const crawl = ctx.crawl ?? runCrawl;
   // closing after a failed crawl (a full disk) may fail too: the crawl's error is the one thrown

@@ -144,18 +144,7 @@ export async function findLastObservations(
   target: string,
   beforeRead: (snapshot: EarlierSnapshot) => Promise<void> = async () => {},
 ): Promise<FoundObservations> {
-  const catalogue = observationSnapshots(await listSnapshots(root));
-  const meta = await readMeta(root);
-  const covered = coveredPrefix(meta, catalogue) ?? 0;
-  const coveredNames = new Set(catalogue.slice(0, covered).map((e) => e.name));
-  const newer = earlier.filter((e) => !coveredNames.has(e.name));
-  // the file answers for exactly the oldest of `earlier`, or not at all: never when it holds a
-  // snapshot that `earlier` leaves out (a later one, or the one being published again)
-  const useFile =
-    meta !== null &&
-    covered > 0 &&
-    earlier.length - newer.length === covered &&
-    earlier.slice(newer.length).every((e) => coveredNames.has(e.name));
+  const { newer, file } = await coverage(root, earlier);
   await connection.run(createTableSql(target));
   const unresolved = `${target}_unresolved`;
   await connection.run(`CREATE TEMP TABLE ${unresolved} AS SELECT DISTINCT url FROM ${wanted}`);
@@ -175,13 +164,11 @@ export async function findLastObservations(
       await resolve(await documentsSql(snapshot.folder));
     }
   };
-  await readEach(useFile ? newer : earlier);
+  await readEach(file !== null ? newer : earlier);
   let fromFile = false;
-  if (useFile && (await unresolvedLeft())) {
-    const file = join(root, LAST_OBSERVATIONS_DIR, meta.file);
-    // derived data that a crawl builds on: a file changed since it was written is not read
-    if ((await hashFile(file).catch(() => null))?.sha256 === meta.sha256) {
-      await resolve(`SELECT * FROM read_parquet(${sqlString(file)})`);
+  if (file !== null && (await unresolvedLeft())) {
+    if (await intact(file)) {
+      await resolve(`SELECT * FROM read_parquet(${sqlString(file.path)})`);
       fromFile = true;
     } else {
       await readEach(earlier.slice(newer.length));
@@ -189,6 +176,53 @@ export async function findLastObservations(
   }
   await connection.run(`DROP TABLE ${unresolved}`);
   return { readDirectly, fromFile };
+}
+
+/** The file and the snapshots of `earlier` (newest first) published after it; no file when it does not answer for the rest. */
+async function coverage(
+  root: string,
+  earlier: readonly EarlierSnapshot[],
+): Promise<{ newer: EarlierSnapshot[]; file: { path: string; sha256: string } | null }> {
+  const catalogue = observationSnapshots(await listSnapshots(root));
+  const meta = await readMeta(root);
+  const covered = coveredPrefix(meta, catalogue) ?? 0;
+  const coveredNames = new Set(catalogue.slice(0, covered).map((e) => e.name));
+  const newer = earlier.filter((e) => !coveredNames.has(e.name));
+  // the file answers for exactly the oldest of `earlier`, or not at all: never when it holds a
+  // snapshot that `earlier` leaves out (a later one, or the one being published again)
+  const useFile =
+    meta !== null &&
+    covered > 0 &&
+    earlier.length - newer.length === covered &&
+    earlier.slice(newer.length).every((e) => coveredNames.has(e.name));
+  return {
+    newer,
+    file: useFile ? { path: join(root, LAST_OBSERVATIONS_DIR, meta.file), sha256: meta.sha256 } : null,
+  };
+}
+
+/** Derived data that a crawl builds on: a file changed since it was written is not read. */
+async function intact(file: { path: string; sha256: string }): Promise<boolean> {
+  return (await hashFile(file.path).catch(() => null))?.sha256 === file.sha256;
+}
+
+/**
+ * Each URL's last observation among `earlier` (newest first) as sources to query many times over a
+ * crawl: SELECTs of LAST_OBSERVATION_COLUMNS, newest first (a URL's last observation is its row in
+ * the first source that has one): the snapshots published after the file, then the file. Null when
+ * the file does not answer for the older ones (missing, damaged, or behind a snapshot published out
+ * of order): every query would then read every snapshot of the history.
+ */
+export async function lastObservationSources(
+  root: string,
+  earlier: readonly EarlierSnapshot[],
+): Promise<string[] | null> {
+  const { newer, file } = await coverage(root, earlier);
+  if (file === null || !(await intact(file))) return null;
+  return [
+    ...(await Promise.all(newer.map((e) => documentsSql(e.folder)))),
+    `SELECT * FROM read_parquet(${sqlString(file.path)})`,
+  ];
 }
 
 /**
