@@ -39,7 +39,7 @@ export const int64 = (value: string) => `round(${value})::BIGINT`;
 /** The redirect hops as the crawler writes them (core RedirectHop). */
 const HOPS = 'STRUCT("from" VARCHAR, "to" VARCHAR, status INTEGER, "at" DOUBLE)[]';
 
-export const DOCUMENT_COLUMNS: readonly DocumentColumn[] = [
+export const DOCUMENT_COLUMNS = [
   { name: 'segment', type: 'VARCHAR', field: 'segment' },
   { name: 'round', type: 'INTEGER', field: 'round' },
   { name: 'url', type: 'VARCHAR', field: 'url' },
@@ -112,10 +112,26 @@ export const DOCUMENT_COLUMNS: readonly DocumentColumn[] = [
   { name: 'warc_length', type: 'BIGINT', field: 'warcLength', response: true },
   { name: 'validation', type: 'VARCHAR', field: 'validation', response: true },
   { name: 'carried_from', type: 'VARCHAR', field: 'carriedFrom', response: true },
-];
+] as const satisfies readonly DocumentColumn[];
+
+/** A type that compiles only when it is never. */
+type None<T extends never> = T;
+
+/**
+ * The record's fields no column takes: none, or tsc fails here, since a field the crawler writes
+ * that no column publishes would be lost on the way to documents.parquet.
+ */
+export type UnpublishedFields = None<
+  Exclude<
+    keyof DocumentRecord,
+    Extract<(typeof DOCUMENT_COLUMNS)[number], { readonly field: string }>['field']
+  >
+>;
+
+const COLUMNS: readonly DocumentColumn[] = DOCUMENT_COLUMNS;
 
 /** The columns read from the record, each with its field. */
-export const RECORD_COLUMNS = DOCUMENT_COLUMNS.filter(
+export const RECORD_COLUMNS = COLUMNS.filter(
   (c): c is DocumentColumn & { readonly field: keyof DocumentRecord } => c.field !== undefined,
 );
 
@@ -137,9 +153,9 @@ export const STAGE_DOCUMENTS = RECORD_COLUMNS.map((c) => ({
 }));
 
 /** The published columns of documents.parquet from stage_documents `d` (and graph_statements `g`). */
-export const PUBLISHED_DOCUMENTS = DOCUMENT_COLUMNS.map(
-  (c) => `${c.publish ?? `d.${c.name}`} AS "${c.name}"`,
-).join(', ');
+export const PUBLISHED_DOCUMENTS = COLUMNS.map((c) => `${c.publish ?? `d.${c.name}`} AS "${c.name}"`).join(
+  ', ',
+);
 
 /** The record's fields from a published documents.parquet row `d` (and its redirect hops `r.hops`). */
 export const RECORD_FIELDS = RECORD_COLUMNS.map(
@@ -147,4 +163,4 @@ export const RECORD_FIELDS = RECORD_COLUMNS.map(
 ).join(', ');
 
 /** The columns a row that did not download its final URL takes from the row that did. */
-export const RESPONSE_COLUMNS = DOCUMENT_COLUMNS.filter((c) => c.response).map((c) => c.name);
+export const RESPONSE_COLUMNS = COLUMNS.filter((c) => c.response).map((c) => c.name);
