@@ -53,7 +53,9 @@ const CRLF2 = Buffer.from('\r\n\r\n');
  * end, its Content-Length must be a number of bytes the record holds, its block (those bytes) must
  * match WARC-Block-Digest and, for a `response` or `request` of `application/http`, its payload
  * (the block after the HTTP head) WARC-Payload-Digest. Our writer gives both digests to every
- * response and request (docs/archive.md), so there they must be present; a warcinfo has none. A
+ * response and the block digest to every request (docs/archive.md), so there they must be present,
+ * and a payload digest to a request only when it has a payload (older files give a GET one too:
+ * checked when present); a warcinfo has none. A
  * `revisit` record's payload digest names the earlier payload and is not checked here.
  */
 export function recordDigestProblem(record: Buffer): string | null {
@@ -79,9 +81,12 @@ export function recordDigestProblem(record: Buffer): string | null {
   if (blockDigest === undefined) return http ? 'it has no WARC-Block-Digest' : null;
   const blockProblem = digestProblem('WARC-Block-Digest', blockDigest, block);
   if (blockProblem !== null || !http) return blockProblem;
-  const payloadDigest = head.get('warc-payload-digest');
-  if (payloadDigest === undefined) return 'it has no WARC-Payload-Digest';
   const httpEnd = block.indexOf(CRLF2);
   if (httpEnd < 0) return 'its HTTP head does not end';
-  return digestProblem('WARC-Payload-Digest', payloadDigest, block.subarray(httpEnd + CRLF2.length));
+  const payload = block.subarray(httpEnd + CRLF2.length);
+  const payloadDigest = head.get('warc-payload-digest');
+  if (payloadDigest === undefined) {
+    return type === 'request' && payload.length === 0 ? null : 'it has no WARC-Payload-Digest';
+  }
+  return digestProblem('WARC-Payload-Digest', payloadDigest, payload);
 }
