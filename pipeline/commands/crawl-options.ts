@@ -1,53 +1,23 @@
-import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import type { Clock, CrawlConfig, Logger, RoundEndRule } from '../core/index.ts';
+import type { Clock, CrawlConfig, Logger } from '../core/index.ts';
 import {
-  CRAWL_DEFAULTS,
+  CRAWL_OPTION_ENTRIES,
   clockStartingAt,
   crawlConfig,
   createLogger,
+  flagName,
   INSTANT_FORMS,
-  invalidInput,
-  parseDuration,
   parseInstant,
-  parseResolveRule,
-  pemCertificates,
-  productToken,
-  ROUND_END_RULES,
   systemClock,
 } from '../core/index.ts';
-import type { PolicyName } from '../crawl/index.ts';
-import { POLICY_NAMES } from '../crawl/index.ts';
 
-/** The options every crawling command shares, as commander hands them over. */
+/**
+ * The options every crawling command shares, as commander hands them over: the crawl options'
+ * (core/crawl-options.ts) under their flags' attribute names (`--max-links` as `maxLinks`), text
+ * until crawlSetup reads them; absent ones are their defaults.
+ */
 export interface CrawlCliOptions {
-  resolve: string[];
-  caFile?: string;
-  allowPrivate: boolean;
-  delay: string;
-  perPld: string;
-  concurrency: string;
-  timeout: string;
-  crawlDelayCap: string;
-  maxBytes: string;
-  maxRedirects: string;
-  maxLinks: string;
-  maxContexts: string;
-  maxCrawlContexts: string;
-  parseBudget: string;
-  parseMemory: string;
-  /** Absent only where the options were not built by commander (the default then). */
-  memoryBudget?: string;
-  /** False with --no-warc (commander's default for it is true). */
-  warc?: boolean;
-  /** False with --no-conditional. */
-  conditional?: boolean;
-  userAgent?: string;
-  /** Checked by its parser; absent only where the options were not built by commander. */
-  productToken?: string;
-  policy: string;
-  roundEnd: string;
+  readonly [attribute: string]: unknown;
   /** With --profile (only the commands that have it). */
   profile?: CrawlProfileName;
   now?: string;
@@ -112,90 +82,22 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** The crawl options that have a flag, each with commander's Option for it. */
+const CRAWL_FLAGS = CRAWL_OPTION_ENTRIES.flatMap(([key, option]) => {
+  const flag = option.flag;
+  if (!flag) return [];
+  const cli = new Option(flag.flags, flag.help ?? option.what);
+  if (flag.choices) cli.choices(flag.choices);
+  if (flag.repeated) cli.argParser(collect).default([]);
+  else if (flag.shown) cli.default(flag.shown(option.default));
+  else if (!cli.negate && !cli.required) cli.default(false);
+  return [{ key, option, cli }];
+});
+
 /** Adds the crawler's options (politeness, limits, routing, clock, logs) to a command. */
 export function addCrawlOptions(command: Command): Command {
+  for (const { cli } of CRAWL_FLAGS) command.addOption(cli);
   return command
-    .option(
-      '--resolve <HOST[:PORT]=ADDR:PORT>',
-      "route a host to an address, like curl's (* for every host; HOST:443 only for https URLs)",
-      collect,
-      [],
-    )
-    .option(
-      '--ca-file <file>',
-      "PEM CA certificates to trust besides the system's (e.g. the simulated Web's)",
-    )
-    .option('--allow-private', 'allow loopback and private addresses (the simulated Web, tests)', false)
-    .option(
-      '--delay <seconds>',
-      'minimum gap between request starts to one pay-level domain',
-      String(CRAWL_DEFAULTS.delayMs / 1000),
-    )
-    .option('--per-pld <n>', 'requests in flight at once per pay-level domain', String(CRAWL_DEFAULTS.perPld))
-    .option('--concurrency <n>', 'fetches in flight at once', String(CRAWL_DEFAULTS.concurrency))
-    .option('--timeout <duration>', 'limit for a whole fetch', `${CRAWL_DEFAULTS.timeoutMs / 1000}s`)
-    .option(
-      '--crawl-delay-cap <duration>',
-      'longest robots.txt Crawl-delay or Retry-After honoured',
-      `${CRAWL_DEFAULTS.crawlDelayCapMs / 1000}s`,
-    )
-    .option('--max-bytes <n>', 'limit on decompressed response bytes', String(CRAWL_DEFAULTS.maxBytes))
-    .option('--max-redirects <n>', 'redirect hops followed at most', String(CRAWL_DEFAULTS.maxRedirects))
-    .option(
-      '--max-links <n>',
-      'links of one document the frontier takes at most',
-      String(CRAWL_DEFAULTS.maxLinksPerDocument),
-    )
-    .option(
-      '--max-contexts <n>',
-      'remote JSON-LD contexts one document may name',
-      String(CRAWL_DEFAULTS.maxContextsPerDocument),
-    )
-    .option(
-      '--max-crawl-contexts <n>',
-      'remote JSON-LD contexts one crawl fetches at most',
-      String(CRAWL_DEFAULTS.maxContextsPerCrawl),
-    )
-    .option(
-      '--parse-budget <duration>',
-      'CPU time parsing and hashing one document may take',
-      `${CRAWL_DEFAULTS.parseBudgetMs / 1000}s`,
-    )
-    .option(
-      '--parse-memory <MiB>',
-      'heap one parse worker may use (one worker per core); a document needing more is too_complex',
-      String(CRAWL_DEFAULTS.parseMemoryMb),
-    )
-    .option(
-      '--memory-budget <MiB>',
-      'memory the documents in flight may cost together (bodies, parsing, statements); past it fetches wait',
-      String(CRAWL_DEFAULTS.memoryBudgetMb),
-    )
-    .option('--no-warc', 'do not keep the WARC archive of the crawl (saves its disk space: docs/archive.md)')
-    .option(
-      '--no-conditional',
-      're-visits download every document in full (no If-None-Match / If-Modified-Since, no 304)',
-    )
-    .option(
-      '--product-token <token>',
-      'the name robots.txt groups address the crawler by (RFC 9309: letters, _ and -); starts the User-Agent',
-      (value: string) => productToken('--product-token', value),
-      CRAWL_DEFAULTS.productToken,
-    )
-    .option('--user-agent <text>', 'User-Agent header (must contain the product token)')
-    .addOption(
-      new Option('--policy <name>', 'which ready PLD a free slot serves')
-        .choices(POLICY_NAMES)
-        .default('longest-first'),
-    )
-    .addOption(
-      new Option(
-        '--round-end <rule>',
-        'when a round ends early (observatory: also only if the next round brings a PLD not active now)',
-      )
-        .choices(ROUND_END_RULES)
-        .default(CRAWL_DEFAULTS.roundEnd),
-    )
     .option(
       '--now <iso>',
       `logical start time of this run (a virtual clock), from 2000 to 2099: ${INSTANT_FORMS}`,
@@ -204,78 +106,26 @@ export function addCrawlOptions(command: Command): Command {
     .option('--log-level <level>', 'log level: fatal, error, warn, info, debug, silent', 'warn');
 }
 
-function integer(name: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n)) throw invalidInput(name, 'a whole number', text);
-  return n;
-}
-
-/** The certificates of a `--ca-file`, each checked to be a readable X.509 certificate. */
-function readCaFile(file: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw invalidInput(
-      '--ca-file',
-      'a readable file of PEM certificates',
-      `${file}: ${(error as Error).message}`,
-    );
-  }
-  const certificates = pemCertificates(text);
-  if (certificates.length === 0) throw invalidInput('--ca-file', 'at least one PEM certificate', file);
-  for (const pem of certificates) {
-    try {
-      new X509Certificate(pem);
-    } catch {
-      throw invalidInput('--ca-file', 'PEM certificates that parse as X.509', file);
-    }
-  }
-  return certificates;
-}
-
 /** Everything a crawling command needs, validated once. */
 export interface CrawlSetup {
   readonly config: CrawlConfig;
-  readonly policy: PolicyName;
   readonly clock: Clock;
   readonly logger: Logger;
 }
 
 /** Validates the shared crawl options into a frozen config, a clock and a logger. */
 export function crawlSetup(o: CrawlCliOptions): CrawlSetup {
-  const delaySeconds = Number(o.delay);
-  if (!Number.isFinite(delaySeconds) || delaySeconds < 0) {
-    throw invalidInput('--delay', 'a number of seconds of at least 0 (fractions allowed)', o.delay);
+  const given: Record<string, unknown> = {};
+  for (const { key, option, cli } of CRAWL_FLAGS) {
+    const value = o[cli.attributeName()];
+    if (value === undefined) continue;
+    given[key] = option.flag?.parse ? option.flag.parse(value as never, flagName(option)!) : value;
   }
-  const config = crawlConfig({
-    resolve: o.resolve.map(parseResolveRule),
-    ...(o.caFile ? { caCertificates: readCaFile(o.caFile) } : {}),
-    allowPrivate: o.allowPrivate,
-    delayMs: Math.round(delaySeconds * 1000),
-    perPld: integer('--per-pld', o.perPld),
-    concurrency: integer('--concurrency', o.concurrency),
-    timeoutMs: parseDuration(o.timeout, '--timeout'),
-    crawlDelayCapMs: parseDuration(o.crawlDelayCap, '--crawl-delay-cap'),
-    maxBytes: integer('--max-bytes', o.maxBytes),
-    maxRedirects: integer('--max-redirects', o.maxRedirects),
-    maxLinksPerDocument: integer('--max-links', o.maxLinks),
-    maxContextsPerDocument: integer('--max-contexts', o.maxContexts),
-    maxContextsPerCrawl: integer('--max-crawl-contexts', o.maxCrawlContexts),
-    parseBudgetMs: parseDuration(o.parseBudget, '--parse-budget'),
-    parseMemoryMb: integer('--parse-memory', o.parseMemory),
-    ...(o.memoryBudget !== undefined ? { memoryBudgetMb: integer('--memory-budget', o.memoryBudget) } : {}),
-    roundEnd: o.roundEnd as RoundEndRule,
-    ...(o.warc === false ? { warc: false } : {}),
-    ...(o.conditional === false ? { conditional: false } : {}),
-    ...(o.userAgent ? { userAgent: o.userAgent } : {}),
-    ...(o.productToken !== undefined ? { productToken: o.productToken } : {}),
-    ...(o.profile ? { profile: o.profile } : {}),
-  });
+  const config = crawlConfig({ ...given, ...(o.profile ? { profile: o.profile } : {}) });
   // an empty --now (an unset variable in a crontab) is bad input, not the wall clock
   const clock = o.now !== undefined ? clockStartingAt(parseInstant(o.now)) : systemClock;
   const logger = createLogger({ level: o.logLevel, file: o.log });
-  return { config, policy: o.policy as PolicyName, clock, logger };
+  return { config, clock, logger };
 }
 
 /** An AbortSignal that fires on the first SIGINT/SIGTERM, so a crawl stops cleanly and can resume. */

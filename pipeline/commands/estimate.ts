@@ -41,13 +41,13 @@ export function estimateCommand(): Command {
     .option('--runs <n>', 'Monte-Carlo runs (P10/P50/P90 of the makespan)', '15')
     .option('--json', 'print the estimate as JSON', false);
   return addCrawlOptions(command).action(async (o: EstimateCliOptions) => {
-    const { config, policy } = crawlSetup(o);
+    const { config } = crawlSetup(o);
     const runs = Number(o.runs);
     if (!Number.isInteger(runs) || runs < 1)
       throw invalidInput('--runs', 'a whole number of at least 1', o.runs);
     const urls = await readUriList(o.urls);
     if (urls.length === 0) throw invalidInput('--urls', 'a file with at least one URI', o.urls);
-    const estimate = estimateCrawl({ urls, stats: await readHistoryStats(o.history), config, policy, runs });
+    const estimate = estimateCrawl({ urls, stats: await readHistoryStats(o.history), config, runs });
     const lines = o.json ? [JSON.stringify(estimate)] : estimateReport(estimate, config.concurrency);
     process.stdout.write(`${lines.join('\n')}\n`);
   });

@@ -22,7 +22,7 @@ export function planCommand(): Command {
     .option('--at <iso>', 'the slot start (default: now)');
   return addCrawlOptions(command).action(async (o: PlanCliOptions) => {
     const budgetMs = parseDuration(o.slot, '--slot', 'h');
-    const { config, policy, clock } = crawlSetup(o);
+    const { config, clock } = crawlSetup(o);
     const slotStart = o.at !== undefined ? parseInstant(o.at, '--at') : clock.now();
     const plan = planSlot({
       schedule: await latestSchedule(o.root),
@@ -30,7 +30,6 @@ export function planCommand(): Command {
       budgetMs,
       stats: await readHistoryStats(o.history ?? o.root),
       config,
-      policy,
     });
     const say = (line: string) => process.stdout.write(`${line}\n`);
     if (!plan.estimate) {

@@ -2,21 +2,38 @@ export { fsyncPath, replaceFile, writeFileAtomic } from './atomic-write.ts';
 export type { Clock, ManualClock } from './clock.ts';
 export { clockStartingAt, manualClock, systemClock } from './clock.ts';
 export { collectGarbage } from './collect-garbage.ts';
-export type { CrawlConfig, ResolveRule, RoundEndRule } from './config.ts';
+export type { ResolveRule } from './config.ts';
 export {
-  CRAWL_DEFAULTS,
-  crawlConfig,
   DEFAULT_USER_AGENT,
   findResolveRule,
   PRODUCT_TOKEN,
   parseResolveRule,
   pemCertificates,
   productToken,
-  ROUND_END_RULES,
   SOFTWARE_NAME,
   SOFTWARE_VERSION,
   userAgentFor,
 } from './config.ts';
+export type {
+  CrawlConfig,
+  CrawlFlag,
+  CrawlOption,
+  CrawlOptionKey,
+  CrawlSetting,
+  PolicyName,
+  RoundEndRule,
+} from './crawl-options.ts';
+export {
+  CRAWL_DEFAULTS,
+  CRAWL_OPTION_ENTRIES,
+  CRAWL_OPTIONS,
+  crawlConfig,
+  flagName,
+  POLICY_NAMES,
+  ROUND_END_RULES,
+  recordedConfig,
+  recordedSettings,
+} from './crawl-options.ts';
 export { parseDuration } from './duration.ts';
 export type { ErrorAction, ErrorCode } from './errors.ts';
 export {

@@ -19,7 +19,7 @@ import { CrawlStats, type CrawlStatsSnapshot } from './crawl-stats.ts';
 import { processFetch } from './document.ts';
 import { Frontier, type RoundUrl } from './frontier.ts';
 import { type Journal, openJournal } from './journal.ts';
-import { type PolicyName, type ReadyPld, rankReady } from './policy.ts';
+import { type ReadyPld, rankReady } from './policy.ts';
 import { RevisitPolicy, type Revisits } from './revisit.ts';
 import { documentLinks, endsRoundEarly, mayEndRoundEarly } from './rules.ts';
 import { UrlClaims } from './url-claims.ts';
@@ -81,7 +81,6 @@ export interface CrawlObserver {
 export interface CrawlOptions {
   readonly plan: CrawlPlan;
   readonly config: CrawlConfig;
-  readonly policy: PolicyName;
   readonly fetcher: CrawlFetcher;
   /** Folder of the crawl's journal; a rerun with the same folder resumes. */
   readonly dir: string;
@@ -275,7 +274,7 @@ class CrawlRun {
 
   /** Starts fetches on the best ready PLDs until the slots are full or nothing is ready. */
   private fill(): void {
-    const { config, fetcher, clock, policy } = this.o;
+    const { config, fetcher, clock } = this.o;
     let free = config.concurrency - this.inflight.size;
     if (free <= 0 || this.o.signal?.aborted || this.memory.saturated) return;
     const now = clock.now();
@@ -290,7 +289,7 @@ class CrawlRun {
         lastServed: this.lastServed.get(pld) ?? 0,
       });
     }
-    for (const { pld } of rankReady(policy, ready)) {
+    for (const { pld } of rankReady(config.policy, ready)) {
       if (free-- <= 0) break;
       const next = this.frontier.take(pld);
       if (next) this.start(pld, next.url, next.depth);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CrawlConfig, CrawlSegment, DocumentRecord, FetchResult, Statement } from '../core/index.ts';
 import { urlPld } from '../core/index.ts';
-import { type ContextLoader, readDocument } from '../rdf/index.ts';
+import { type ContextLoader, readDocument, readLimits } from '../rdf/index.ts';
 import type { RevisitOutcome } from './revisit.ts';
 
 /** A fetched, parsed document ready for the journal. */
@@ -40,11 +40,7 @@ export async function processFetch(
             documentUrl: fetch.finalUrl,
             loadContext: reading.loadContext,
           },
-          {
-            cpuBudgetMs: reading.config.parseBudgetMs,
-            maxContexts: reading.config.maxContextsPerDocument,
-            heapMb: reading.config.parseMemoryMb,
-          },
+          readLimits(reading.config),
         )
       : null;
   const statements = parsed?.statements ?? [];

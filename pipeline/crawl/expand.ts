@@ -6,7 +6,6 @@ import { type CrawlOptions, type CrawlResult, runCrawl } from './crawl.ts';
 import type { CrawlStatsSnapshot } from './crawl-stats.ts';
 import { isRdfDocument } from './crawl-stats.ts';
 import { readJournalDocuments } from './journal.ts';
-import type { PolicyName } from './policy.ts';
 import { createCrawlTools } from './tools.ts';
 
 export interface ExpansionOptions {
@@ -26,7 +25,6 @@ export interface ExpansionOptions {
   /** Journals of the crawls go to `<workDir>/crawl-<i>`; a rerun resumes them. */
   readonly workDir: string;
   readonly config: CrawlConfig;
-  readonly policy: PolicyName;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly progress?: (crawl: number) => Progress;
@@ -134,7 +132,6 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
           segmentFor: () => 'expand',
         },
         config: o.config,
-        policy: o.policy,
         fetcher: tools.fetcher,
         loadContext: tools.loadContext,
         dir,

@@ -27,8 +27,7 @@ export {
   scanJournal,
   writeJournalDocuments,
 } from './journal.ts';
-export type { PolicyName } from './policy.ts';
-export { compareReady, POLICY_NAMES, type ReadyPld } from './policy.ts';
+export { compareReady, type ReadyPld } from './policy.ts';
 export { type FrontierPlace, redirectTakesOver } from './redirect-targets.ts';
 export { type PldTrust, RevisitPolicy, type Revisits } from './revisit.ts';
 export { documentLinks, endsRoundEarly, mayEndRoundEarly, type RoundView } from './rules.ts';

@@ -1,12 +1,10 @@
-/**
- * Which ready PLD a free fetch slot serves next. The crawl's makespan is bounded below by the
- * busiest PLD (requests x delay), so the default serves the PLD with the most remaining work
- * first (longest-processing-time first): it never lets a long queue idle while short ones run.
- * Round-robin is the classic behaviour, kept for comparison.
+/*
+ * Which ready PLD a free fetch slot serves next (the config's `policy`). The crawl's makespan is
+ * bounded below by the busiest PLD (requests x delay), so the default serves the PLD with the most
+ * remaining work first (longest-processing-time first): it never lets a long queue idle while short
+ * ones run. Round-robin is the classic behaviour, kept for comparison.
  */
-export type PolicyName = 'longest-first' | 'round-robin';
-
-export const POLICY_NAMES: readonly PolicyName[] = ['longest-first', 'round-robin'];
+import type { PolicyName } from '../core/index.ts';
 
 /** What a policy sees of a PLD that could be served now. */
 export interface ReadyPld {

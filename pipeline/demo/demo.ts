@@ -104,7 +104,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     resolve: [parseResolveRule(sim.resolveRule)],
     allowPrivate: true,
   };
-  const base = { config, policy: 'longest-first' as const, logger: o.logger };
+  const base = { config, logger: o.logger };
 
   const coreFile = join(o.out, 'seeds', 'core.txt');
   await sim.writeCoreSeeds(coreFile);

@@ -9,8 +9,8 @@ import type {
   Progress,
   ScheduleEntry,
 } from '../core/index.ts';
-import { collectGarbage, ignoreFailure, withCleanup } from '../core/index.ts';
-import type { CrawlOptions, CrawlPlan, CrawlResult, PolicyName } from '../crawl/index.ts';
+import { collectGarbage, ignoreFailure, recordedConfig, withCleanup } from '../core/index.ts';
+import type { CrawlOptions, CrawlPlan, CrawlResult } from '../crawl/index.ts';
 import { createCrawlTools, JOURNAL_FILE, readJournalDocuments, runCrawl } from '../crawl/index.ts';
 import { liveStrategy, type Strategy } from '../schedule/index.ts';
 import {
@@ -29,7 +29,6 @@ export interface ObserveContext {
   /** The snapshots folder. */
   readonly root: string;
   readonly config: CrawlConfig;
-  readonly policy: PolicyName;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
@@ -118,7 +117,7 @@ export async function crawlAndPublish(
   schedule: (changes: ReadonlyMap<string, boolean | null>) => readonly ScheduleEntry[],
   ctx: ObserveContext,
 ): Promise<PublishedSnapshot | null> {
-  const { config, policy, clock, logger } = ctx;
+  const { config, clock, logger } = ctx;
   const run = await underThisSchema(ctx.root, given, logger);
   const dir = join(runDir(ctx.root, run.name), 'crawl');
   const archive = join(dir, 'warc');
@@ -142,7 +141,6 @@ export async function crawlAndPublish(
         {
           plan,
           config,
-          policy,
           fetcher: tools.fetcher,
           loadContext: tools.loadContext,
           dir,
@@ -189,8 +187,7 @@ export async function crawlAndPublish(
     startedAt: run.startedAt,
     endedAt: ended.endedAt!,
     config: (await publishedConfig(ctx.root, ended)) ?? {
-      ...config,
-      policy,
+      ...recordedConfig(config),
       strategy: runStrategy(run, ctx).name,
       plan: { maxDepth: plan.maxDepth, maxDocuments: plan.maxDocuments, maxRounds: plan.maxRounds },
     },

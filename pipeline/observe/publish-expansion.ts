@@ -1,12 +1,11 @@
-import { type Clock, type CrawlConfig, createProgress, type Logger } from '../core/index.ts';
-import { type ExpansionCrawl, type PolicyName, readJournalDocuments } from '../crawl/index.ts';
+import { type Clock, type CrawlConfig, createProgress, type Logger, recordedConfig } from '../core/index.ts';
+import { type ExpansionCrawl, readJournalDocuments } from '../crawl/index.ts';
 import { expansionRunName, linkSnapshotTables, listSnapshots, publishSnapshot } from '../snapshot/index.ts';
 import { publishedConfig } from './published-config.ts';
 
 /** How the expansion crawled: recorded in each of its snapshots' manifests. */
 export interface ExpansionSetup {
   readonly config: CrawlConfig;
-  readonly policy: PolicyName;
   readonly clock: Clock;
   readonly logger: Logger;
 }
@@ -28,7 +27,7 @@ export function expansionPublisher(
   plan: ExpansionPlan,
   announce: (folder: string) => void,
 ) {
-  const { config, policy, clock, logger } = setup;
+  const { config, clock, logger } = setup;
   return async (crawl: ExpansionCrawl): Promise<void> => {
     // a rerun passes every finished crawl again: one listed under its name with its times is this
     // crawl's, and is not staged again only to find its fingerprint equal (minutes for a large
@@ -51,8 +50,7 @@ export function expansionPublisher(
       // a publish killed after it put the folder in place, rerun with other options: completed
       // with the config its manifest recorded, not refused as another crawl's forever
       config: (await publishedConfig(out, run)) ?? {
-        ...config,
-        policy,
+        ...recordedConfig(config),
         plan: { maxDepth: plan.hops, maxDocuments: null, maxRounds: crawl.maxRounds },
       },
       expansion: {

@@ -190,7 +190,6 @@ async function tickUnlocked(ctx: TickContext): Promise<TickOutcome> {
     ),
     stats: await readHistoryStats(ctx.root),
     config: ctx.config,
-    policy: ctx.policy,
   });
   const due = plan.fit.map((e) => e.url);
   const postponed = plan.postponed.map((e) => e.url);

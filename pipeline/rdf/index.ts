@@ -18,5 +18,5 @@ export { parseDocument } from './parse-document.ts';
 export { publishesRdfa } from './rdfa-rule.ts';
 export { READ_COST, readCost } from './read-cost.ts';
 export type { ReadLimits, ReadResult } from './read-document.ts';
-export { parseWorkersStarted, readDocument, releaseParseWorkers } from './read-document.ts';
+export { parseWorkersStarted, readDocument, readLimits, releaseParseWorkers } from './read-document.ts';
 export type { ContextLoader } from './syntax-parser.ts';

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { ObservatoryError, type ParseResult } from '../core/index.ts';
+import { type CrawlConfig, ObservatoryError, type ParseResult } from '../core/index.ts';
 import type { DocumentInput } from './parse-document.ts';
 import type { ContextAnswer, ReadReply, ReadRequest } from './read-protocol.ts';
 import { decodeStatements } from './statement-wire.ts';
@@ -14,6 +14,17 @@ export interface ReadLimits {
   readonly maxContexts: number;
   /** MiB of V8 old-generation heap of the worker; a document needing more is `too_complex`. */
   readonly heapMb: number;
+}
+
+/** The limits a crawl's config sets on reading one document: the crawl's and reparse's alike. */
+export function readLimits(
+  config: Pick<CrawlConfig, 'parseBudgetMs' | 'maxContextsPerDocument' | 'parseMemoryMb'>,
+): ReadLimits {
+  return {
+    cpuBudgetMs: config.parseBudgetMs,
+    maxContexts: config.maxContextsPerDocument,
+    heapMb: config.parseMemoryMb,
+  };
 }
 
 /** A document read off the main thread: what parseDocument gives, plus its graph hash. */

@@ -18,7 +18,7 @@ import type {
   Statement,
 } from '../core/index.ts';
 import { ObservatoryError, quoteInput } from '../core/index.ts';
-import { type ContextLoader, readDocument } from '../rdf/index.ts';
+import { type ContextLoader, readDocument, readLimits } from '../rdf/index.ts';
 import { listedWarcFiles, revisitReferents } from './archive-dependencies.ts';
 import { contentSha256, decodedBody, READ_ERRORS } from './archived-body.ts';
 import { archivedContextLoader } from './archived-contexts.ts';
@@ -346,11 +346,7 @@ async function reread(source: Source, record: DocumentRecord): Promise<CrawledDo
   const contentType = response.headers.get('content-type');
   const parsed = await readDocument(
     { body, contentType, documentUrl: record.finalUrl, loadContext: source.loadContext },
-    {
-      cpuBudgetMs: config.parseBudgetMs,
-      maxContexts: config.maxContextsPerDocument,
-      heapMb: config.parseMemoryMb,
-    },
+    readLimits(config),
   );
   const damaged = source.damaged();
   if (damaged !== null) throw damaged;

@@ -3,7 +3,7 @@
  * JSON file (portal.json). The site reads nothing else, so this file is the contract between
  * pipeline/stats and site/.
  */
-import type { SnapshotKind } from '../core/index.ts';
+import type { CrawlConfig, CrawlOptionKey, CrawlSetting, SnapshotKind } from '../core/index.ts';
 import type { PldFigures, SnapshotDigest, SnapshotStats } from '../snapshot/index.ts';
 import type { ErratumView } from './errata.ts';
 import type { WhatChangesView } from './what-changes.ts';
@@ -158,21 +158,28 @@ export interface ExampleQuery {
   readonly sql: string;
 }
 
+/** The settings the About page's prose names, beside its table of every crawl option. */
+export const CRAWLER_PROSE = [
+  'userAgent',
+  'productToken',
+  'delayMs',
+  'perPld',
+  'concurrency',
+  'timeoutMs',
+  'maxBytes',
+  'maxRedirects',
+  'maxAttempts',
+  'crawlDelayCapMs',
+  'robotsTtlMs',
+] as const satisfies readonly CrawlOptionKey[];
+
 /** The crawler as the About page describes it (pipeline/stats/crawler-facts.ts). */
-export interface CrawlerFacts {
+export interface CrawlerFacts extends Pick<CrawlConfig, (typeof CRAWLER_PROSE)[number]> {
   /** The newest weekly snapshot, whose manifest's config the settings come from; null: none, the defaults. */
   readonly snapshot: string | null;
-  readonly userAgent: string;
-  readonly productToken: string;
   readonly softwareVersion: string;
-  readonly delayMs: number;
-  readonly perPld: number;
-  readonly concurrency: number;
-  readonly timeoutMs: number;
-  readonly maxBytes: number;
-  readonly maxRedirects: number;
-  readonly crawlDelayCapMs: number;
-  readonly robotsTtlMs: number;
+  /** Every crawl option, in the table's order (core/crawl-options.ts). */
+  readonly settings: readonly CrawlSetting[];
 }
 
 /** `snapshots/latest.json`: the newest weekly snapshot, its page and its files (pipeline/stats/latest-alias.ts). */

@@ -195,7 +195,6 @@ export async function crawlAuditSeries(
   const context = (clock: Clock) => ({
     root,
     config,
-    policy: 'longest-first' as const,
     clock,
     logger: silentLogger,
     ...(mode.kind === 'coordinator' ? { crawl: coordinatedCrawl(mode.url) } : {}),

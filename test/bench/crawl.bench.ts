@@ -11,8 +11,15 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crawlConfig, parseResolveRule, silentLogger, systemClock } from '../../pipeline/core/index.ts';
-import { createCrawlTools, POLICY_NAMES, type PolicyName, runCrawl } from '../../pipeline/crawl/index.ts';
+import {
+  crawlConfig,
+  POLICY_NAMES,
+  type PolicyName,
+  parseResolveRule,
+  silentLogger,
+  systemClock,
+} from '../../pipeline/core/index.ts';
+import { createCrawlTools, runCrawl } from '../../pipeline/crawl/index.ts';
 import { simTruth, startSimWebProcess } from '../commands/cli-process.ts';
 
 const DOCS = 20_000;
@@ -52,6 +59,7 @@ async function crawlOnce(port: number, urls: readonly string[], policy: PolicyNa
     delayMs: DELAY_MS,
     crawlDelayCapMs: CRAWL_DELAY_CAP_MS,
     timeoutMs: 10_000,
+    policy,
   });
   const tools = createCrawlTools(config, systemClock);
   const start = performance.now();
@@ -64,7 +72,6 @@ async function crawlOnce(port: number, urls: readonly string[], policy: PolicyNa
       segmentFor: () => 'kernel',
     },
     config,
-    policy,
     fetcher: tools.fetcher,
     dir: await mkdtemp(join(tmpdir(), `crawl-bench-${policy}-`)),
     clock: systemClock,

@@ -8,13 +8,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CrawlConfig, silentLogger, systemClock } from '../../pipeline/core/index.ts';
-import {
-  createCrawlTools,
-  type PolicyName,
-  readJournalDocuments,
-  runCrawl,
-} from '../../pipeline/crawl/index.ts';
+import { type CrawlConfig, recordedConfig, silentLogger, systemClock } from '../../pipeline/core/index.ts';
+import { createCrawlTools, readJournalDocuments, runCrawl } from '../../pipeline/crawl/index.ts';
 import { seededRandom } from '../../pipeline/schedule/histories/random.ts';
 import { estimateCrawl, readHistoryStats } from '../../pipeline/schedule/index.ts';
 import { type SimPld, startSimWeb, type TruthRecord } from '../../pipeline/simweb/index.ts';
@@ -34,7 +29,6 @@ interface Recipe {
   /** Only builds history: not in the table (nothing to estimate from yet). */
   readonly warmUp?: boolean;
   readonly config?: Partial<CrawlConfig>;
-  readonly policy?: PolicyName;
   urls(w: WebView): string[];
 }
 
@@ -93,7 +87,7 @@ const RECIPES: readonly Recipe[] = [
   },
   {
     name: 'uniform 400, round-robin',
-    policy: 'round-robin',
+    config: { policy: 'round-robin' },
     urls: (w) => uris(sample(w.docs, 400, w.random)),
   },
   {
@@ -144,10 +138,9 @@ export default async function (): Promise<void> {
       const urls = [...new Set(recipe.urls(view))];
       previous.set(recipe.name, urls);
       const config = simConfig(sim, { ...BASE, ...recipe.config });
-      const policy = recipe.policy ?? 'longest-first';
       const t0 = performance.now();
       const stats = await readHistoryStats(root);
-      const estimate = estimateCrawl({ urls, stats, config, policy });
+      const estimate = estimateCrawl({ urls, stats, config });
       const estimateMs = performance.now() - t0;
       const dir = join(root, `crawl-${i}`);
       const tools = createCrawlTools(config, systemClock);
@@ -162,7 +155,6 @@ export default async function (): Promise<void> {
           segmentFor: () => 'kernel',
         },
         config,
-        policy,
         fetcher: tools.fetcher,
         loadContext: tools.loadContext,
         dir,
@@ -177,7 +169,7 @@ export default async function (): Promise<void> {
         kind: 'interval',
         startedAt,
         endedAt: startedAt + Math.round(actual),
-        config: { ...config, policy },
+        config: recordedConfig(config),
         documents: () => readJournalDocuments(dir),
         clock: systemClock,
       });

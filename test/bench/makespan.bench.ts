@@ -25,6 +25,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   crawlConfig,
+  POLICY_NAMES,
+  type PolicyName,
   parseResolveRule,
   silentLogger,
   systemClock,
@@ -35,8 +37,6 @@ import {
   GAP_CAUSES,
   IdleGapRecorder,
   type PldTimeline,
-  POLICY_NAMES,
-  type PolicyName,
   runCrawl,
 } from '../../pipeline/crawl/index.ts';
 import { clearRequestLog, requestLog, simTruth, startSimWebProcess } from '../commands/cli-process.ts';
@@ -110,6 +110,7 @@ async function crawlOnce(
     allowPrivate: true,
     delayMs: DELAY_MS,
     timeoutMs: 10_000,
+    policy,
   });
   const dir = await mkdtemp(join(tmpdir(), `makespan-bench-${policy}-`));
   await clearRequestLog(port);
@@ -133,7 +134,6 @@ async function crawlOnce(
       segmentFor: () => 'kernel',
     },
     config,
-    policy,
     fetcher: tools.fetcher,
     loadContext: tools.loadContext,
     dir: join(dir, 'crawl'),

@@ -52,7 +52,6 @@ async function crawlOnce(port: number, urls: readonly string[], warc: boolean): 
       segmentFor: () => 'kernel',
     },
     config,
-    policy: 'longest-first',
     fetcher: tools.fetcher,
     loadContext: tools.loadContext,
     dir,

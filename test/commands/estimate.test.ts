@@ -31,7 +31,6 @@ before(async () => {
     kernel,
     adaptiveRounds: 1,
     config: crawlConfig({ resolve: [parseResolveRule(sim.resolveRule)], allowPrivate: true, delayMs: 5 }),
-    policy: 'longest-first',
     logger: silentLogger,
     clock: clockStartingAt(W0),
   });

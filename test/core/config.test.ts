@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   CRAWL_DEFAULTS,
+  CRAWL_OPTION_ENTRIES,
+  CRAWL_OPTIONS,
   crawlConfig,
   findResolveRule,
   ObservatoryError,
@@ -9,6 +11,7 @@ import {
   parseInstant,
   parseResolveRule,
   pemCertificates,
+  recordedConfig,
   SOFTWARE_VERSION,
 } from '../../pipeline/core/index.ts';
 
@@ -34,6 +37,11 @@ const badConfigs: Array<[string, object]> = [
   ['maxContextsPerDocument', { maxContextsPerDocument: -1 }],
   ['maxContextsPerCrawl', { maxContextsPerCrawl: 1.5 }],
   ['parseBudgetMs', { parseBudgetMs: 0 }],
+  ['policy', { policy: 'fastest-first' }],
+  ['roundEnd', { roundEnd: 'never' }],
+  ['allowPrivate', { allowPrivate: 'yes' }],
+  ['resolve', { resolve: '*=127.0.0.1:80' }],
+  ['profile', { profile: 7 }],
 ];
 
 for (const [name, input] of badConfigs) {
@@ -44,6 +52,23 @@ for (const [name, input] of badConfigs) {
     );
   });
 }
+
+test('every option of the table has a default its own check takes, and the defaults are the config of no input', () => {
+  for (const [key, option] of CRAWL_OPTION_ENTRIES) {
+    if (!option.optional) assert.deepEqual(option.check(key, option.default), option.default, key);
+  }
+  assert.deepEqual({ ...crawlConfig() }, { ...CRAWL_DEFAULTS });
+  assert.deepEqual(Object.keys(CRAWL_DEFAULTS), Object.keys(recordedConfig(crawlConfig())));
+  assert.equal(crawlConfig().policy, 'longest-first');
+});
+
+test('the manifest record holds every option in the table order, the profile only when set', () => {
+  const config = crawlConfig({ policy: 'round-robin', profile: 'ldspider' });
+  const recorded = recordedConfig(config);
+  assert.deepEqual(Object.keys(recorded), Object.keys(CRAWL_OPTIONS));
+  assert.equal(recorded.policy, 'round-robin');
+  assert.ok(!('profile' in recordedConfig(crawlConfig())));
+});
 
 test('crawlConfig gives a product token without a User-Agent the User-Agent that starts with it', () => {
   assert.equal(

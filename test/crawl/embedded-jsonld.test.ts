@@ -72,7 +72,6 @@ test("an HTML page's JSON-LD with a context behind a Link alternate is crawled i
         segmentFor: () => 'kernel',
       },
       config,
-      policy: 'longest-first',
       fetcher: tools.fetcher,
       loadContext: tools.loadContext,
       dir,

@@ -81,7 +81,6 @@ async function crawlRecordingHeld(memoryBudget: MemoryBudget): Promise<number[]>
         segmentFor: () => 'kernel',
       },
       config,
-      policy: 'longest-first',
       fetcher,
       loadContext: tools.loadContext,
       dir,

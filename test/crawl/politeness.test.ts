@@ -49,7 +49,6 @@ test('a whole 2-hop expansion of a faulty simulated Web is polite at the server'
         timeoutMs: 1500,
         crawlDelayCapMs: 300,
       }),
-      policy: 'longest-first',
       clock: systemClock,
       logger: silentLogger,
     });

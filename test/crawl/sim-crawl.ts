@@ -13,7 +13,6 @@ import {
   type CrawlPlan,
   type CrawlResult,
   createCrawlTools,
-  type PolicyName,
   readJournalDocuments,
   runCrawl,
 } from '../../pipeline/crawl/index.ts';
@@ -47,14 +46,13 @@ export async function crawlInto(
   dir: string,
   config: CrawlConfig,
   plan: CrawlPlan,
-  { policy = 'longest-first', signal }: { policy?: PolicyName; signal?: AbortSignal } = {},
+  { signal }: { signal?: AbortSignal } = {},
 ): Promise<CrawlResult> {
   const tools = createCrawlTools(config, systemClock);
   try {
     return await runCrawl({
       plan,
       config,
-      policy,
       fetcher: tools.fetcher,
       loadContext: tools.loadContext,
       dir,
@@ -75,13 +73,9 @@ export async function journalRecords(dir: string): Promise<Map<string, DocumentR
 }
 
 /** Runs one crawl over real HTTP with a fresh fetcher and a fresh journal folder. */
-export async function crawlSim(
-  config: CrawlConfig,
-  plan: CrawlPlan,
-  policy: PolicyName = 'longest-first',
-): Promise<SimCrawl> {
+export async function crawlSim(config: CrawlConfig, plan: CrawlPlan): Promise<SimCrawl> {
   const dir = mkdtempSync(join(tmpdir(), 'crawl-sim-'));
-  const result = await crawlInto(dir, config, plan, { policy });
+  const result = await crawlInto(dir, config, plan);
   return { result, records: await journalRecords(dir), dir };
 }
 

@@ -26,7 +26,6 @@ async function archivedCrawl(dir: string, config: CrawlConfig): Promise<void> {
     await runCrawl({
       plan: planFor(sim.coreSeeds, 1),
       config,
-      policy: 'longest-first',
       fetcher: tools.fetcher,
       loadContext: tools.loadContext,
       dir,

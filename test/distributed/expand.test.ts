@@ -37,7 +37,6 @@ function expansion(workDir: string): ExpansionOptions {
     archive: true,
     workDir,
     config: distributedConfig(sim),
-    policy: 'longest-first',
     clock: systemClock,
     logger: silentLogger,
   };

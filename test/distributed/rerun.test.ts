@@ -39,7 +39,6 @@ test('a coordinated crawl run again once written (its publish interrupted) reads
           {
             plan: { seeds, maxDepth: 0, maxDocuments: 40, maxRounds: 1, segmentFor: () => 'kernel' },
             config,
-            policy: 'longest-first',
             fetcher: tools.fetcher,
             loadContext: tools.loadContext,
             dir,

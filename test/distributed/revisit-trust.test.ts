@@ -109,7 +109,6 @@ test("a PLD's 304 trust moves with its lease: workers handing PLDs over make the
   const snapshot: Promise<WeeklyOutcome> = runWeeklySnapshot({
     root: copyOfFirstWeek('trust-coordinated-'),
     config,
-    policy: 'longest-first',
     logger: silentLogger,
     clock: clockStartingAt(second.at),
     kernel: second.kernel,

@@ -107,7 +107,6 @@ async function expand(crawlConfig: CrawlConfig, url?: string) {
     archive: false,
     workDir: freshRoot('round-end-'),
     config: crawlConfig,
-    policy: 'longest-first',
     clock: systemClock,
     logger: silentLogger,
     ...(url ? { crawl: coordinatedCrawl(url) } : {}),

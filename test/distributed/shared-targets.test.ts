@@ -150,7 +150,6 @@ function week(root: string, crawl?: ReturnType<typeof coordinatedCrawl>) {
   return runWeeklySnapshot({
     root,
     config,
-    policy: 'longest-first',
     logger: silentLogger,
     clock: clockStartingAt(W0),
     kernel: KERNEL,

@@ -42,7 +42,6 @@ function weekOptions(root: string, w: WeekRun) {
   return {
     root,
     config: w.config,
-    policy: 'longest-first' as const,
     logger: silentLogger,
     clock: clockStartingAt(w.at),
     kernel: w.kernel,

@@ -77,7 +77,6 @@ function tick(root: string, crawl?: ReturnType<typeof coordinatedCrawl>): Promis
   return runTick({
     root,
     config: week.config,
-    policy: 'longest-first',
     logger: silentLogger,
     clock: clockStartingAt(at),
     strategy: week.strategy,

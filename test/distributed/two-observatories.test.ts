@@ -62,7 +62,6 @@ function week(root: string, w: WeekRun, url: string, signal?: AbortSignal) {
   return runWeeklySnapshot({
     root,
     config: w.config,
-    policy: 'longest-first',
     logger: silentLogger,
     clock: clockStartingAt(W0),
     kernel: w.kernel,

@@ -96,7 +96,6 @@ test('a worker that stops on an error is reported by the coordinator, and a work
   const snapshot = runWeeklySnapshot({
     root,
     config: week.config,
-    policy: 'longest-first',
     logger,
     clock: clockStartingAt(W0),
     kernel: week.kernel,
@@ -150,7 +149,6 @@ test('a document whose outcome PostgreSQL refuses is recorded as its internal fa
     runWeeklySnapshot({
       root,
       config: week.config,
-      policy: 'longest-first',
       logger: silentLogger,
       clock: clockStartingAt(W0),
       kernel: week.kernel,

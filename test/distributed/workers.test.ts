@@ -107,7 +107,6 @@ test('a worker killed mid-crawl loses nothing: its leases expire, another finish
     const snapshot = runWeeklySnapshot({
       root,
       config: week.config,
-      policy: 'longest-first',
       logger: silentLogger,
       clock: clockStartingAt(W0),
       kernel: week.kernel,

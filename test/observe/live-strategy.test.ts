@@ -32,7 +32,6 @@ function ctx(root: string, at: number, strategy?: string) {
   return {
     root,
     config: simCrawlConfig(sim),
-    policy: 'longest-first' as const,
     logger: silentLogger,
     clock: clockStartingAt(at),
     ...(strategy ? { strategy } : {}),

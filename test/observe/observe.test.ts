@@ -31,7 +31,6 @@ function ctx(at: number) {
       timeoutMs: 3000,
       maxAttempts: 1,
     }),
-    policy: 'longest-first' as const,
     logger: silentLogger,
     clock: clockStartingAt(at),
     // these tests follow DyLDO's levels (the default strategy's are in live-strategy.test.ts)

@@ -40,7 +40,6 @@ export function simWeekly(
   return runWeeklySnapshot({
     root,
     config: simCrawlConfig(sim, o.config),
-    policy: 'longest-first',
     logger: silentLogger,
     clock: clockStartingAt(at),
     kernel,

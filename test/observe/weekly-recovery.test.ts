@@ -40,7 +40,6 @@ function ctx(root: string, at: number, signal?: AbortSignal) {
   return {
     root,
     config: simCrawlConfig(sim),
-    policy: 'longest-first' as const,
     logger: silentLogger,
     clock: clockStartingAt(at),
     ...(signal ? { signal } : {}),

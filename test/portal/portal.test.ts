@@ -5,8 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { crawlConfig } from '../../pipeline/core/index.ts';
+import {
+  CRAWL_OPTION_ENTRIES,
+  CRAWL_OPTIONS,
+  type CrawlOption,
+  crawlConfig,
+  flagName,
+} from '../../pipeline/core/index.ts';
 import { estimateCrawl, readHistoryStats } from '../../pipeline/schedule/index.ts';
+import { readManifest } from '../../pipeline/snapshot/index.ts';
 import { type BuiltPortal, buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
 import { SOURCE_REPOSITORY } from '../../pipeline/stats/source-repository.ts';
 import { openBrowser, type TestBrowser } from './browser.ts';
@@ -57,7 +64,6 @@ before(async () => {
     urls: [...HOSTILE_URLS],
     stats: await readHistoryStats(root),
     config: crawlConfig({}),
-    policy: 'longest-first',
     runs: 2,
   });
   await writeFile(join(work, 'estimation', 'hostile.json'), JSON.stringify(estimate));
@@ -576,6 +582,41 @@ test('the series IRI resolves to the dataset page, which names the operators or 
   const page = await browser.context.newPage();
   await page.goto(`${server.url}about/`);
   assert.match((await page.textContent('#contact + p')) ?? '', /have not published a contact address yet/);
+  await page.close();
+});
+
+test('the About page shows every crawl option as the newest weekly snapshot ran with it, from its manifest', async () => {
+  const latest = built.data.latestWeekly;
+  const recorded = (await readManifest(join(work, 'snapshots', latest))).config as Record<string, unknown>;
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}about/`);
+  const rows = await page.$$eval('#crawl-settings tbody tr', (trs) =>
+    trs.map((tr) => ({
+      key: tr.getAttribute('data-setting') ?? '',
+      cells: [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim()),
+    })),
+  );
+  assert.deepEqual(
+    rows.map((r) => r.key),
+    CRAWL_OPTION_ENTRIES.map(([key]) => key),
+  );
+  for (const { key, cells } of rows) {
+    const option = CRAWL_OPTIONS[key as keyof typeof CRAWL_OPTIONS] as CrawlOption<unknown>;
+    const [, flag, value, source] = cells;
+    assert.equal(flag, flagName(option) ?? '–', key);
+    // the series ran without --profile: the manifest records none, and that is what it ran with
+    assert.deepEqual([value, source], [option.show(recorded[key]), 'manifest'], key);
+  }
+  // the series crawls with a 2 ms delay and one attempt, not the defaults (2 s, two attempts)
+  const row = (key: string) => rows.find((r) => r.key === key)!.cells[2];
+  assert.deepEqual([row('delayMs'), row('maxAttempts'), row('policy')], ['2 ms', '1', 'longest-first']);
+  const politeness = (await page.textContent('#politeness + ul')) ?? '';
+  assert.match(politeness, /start at least 0\.002 s apart/);
+  assert.match(politeness, /one attempt, no retry/);
+  assert.equal(
+    ((await page.textContent('#settings + p')) ?? '').trim(),
+    `Each crawl option as the manifest of ${latest} records it.`,
+  );
   await page.close();
 });
 

@@ -29,7 +29,6 @@ export async function buildSeries(root: string, weeks: number, from = 0): Promis
     const context = (at: number) => ({
       root,
       config,
-      policy: 'longest-first' as const,
       clock: clockStartingAt(at),
       logger: silentLogger,
     });

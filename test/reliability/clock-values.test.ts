@@ -111,7 +111,6 @@ test('a crawl on a clock before 1970 finishes, politely, without a timer overflo
           segmentFor: () => 'kernel',
         },
         config,
-        policy: 'longest-first',
         fetcher: tools.fetcher,
         dir,
         clock,

@@ -75,7 +75,6 @@ before(async () => {
     urls: kernel,
     stats: await readHistoryStats(root),
     config: crawlConfig({}),
-    policy: 'longest-first',
     runs: 3,
   });
   await writeFile(join(estimation, 'kernel.json'), JSON.stringify(estimate));

@@ -20,33 +20,37 @@ const history = (p: PldProfile): HistoryStats => ({
   plds: new Map([[p.pld, p]]),
 });
 const urls = ['http://a.example.org/1', 'http://a.example.org/2', 'http://a.example.org/3'];
-const config = { concurrency: 4, delayMs: 100, crawlDelayCapMs: 1000, timeoutMs: 5000 };
-const policy = 'longest-first' as const;
+const config = {
+  concurrency: 4,
+  delayMs: 100,
+  crawlDelayCapMs: 1000,
+  timeoutMs: 5000,
+  policy: 'longest-first' as const,
+};
 
 test('three documents on one host: robots.txt + delay + first (0-300), then 400-500, 600-700', () => {
-  const e = estimateCrawl({ urls, stats: history(profile(null)), config, policy });
+  const e = estimateCrawl({ urls, stats: history(profile(null)), config });
   assert.deepEqual([e.p10Ms, e.p50Ms, e.p90Ms], [700, 700, 700]);
   assert.equal(e.bounding[0].pld, 'example.org');
   assert.equal(e.unknownPlds, 0);
 });
 
 test('a Crawl-delay seen in history is honoured up to the cap, robots.txt included: 0-700, 1200-1300, 1800-1900; capped at 200: 0-400, 600-700, 900-1000', () => {
-  assert.equal(estimateCrawl({ urls, stats: history(profile(500)), config, policy }).p50Ms, 1900);
+  assert.equal(estimateCrawl({ urls, stats: history(profile(500)), config }).p50Ms, 1900);
   assert.equal(
-    estimateCrawl({ urls, stats: history(profile(500)), config: { ...config, crawlDelayCapMs: 200 }, policy })
-      .p50Ms,
+    estimateCrawl({ urls, stats: history(profile(500)), config: { ...config, crawlDelayCapMs: 200 } }).p50Ms,
     1000,
   );
 });
 
 test('no history: the default request of 200 ms (robots.txt 200, delay 100, document 200)', () => {
-  const e = estimateCrawl({ urls: [urls[0]], stats: emptyHistory(), config, policy });
+  const e = estimateCrawl({ urls: [urls[0]], stats: emptyHistory(), config });
   assert.equal(e.p50Ms, 500);
   assert.equal(e.unknownPlds, 1);
 });
 
 test('the baseline sits beside ours: 3 documents, c = d = 100 ms, one thread', () => {
-  const e = estimateCrawl({ urls, stats: history(profile(null)), config, policy });
+  const e = estimateCrawl({ urls, stats: history(profile(null)), config });
   assert.equal(e.baseline.makespanMs, 300);
 });
 
@@ -66,7 +70,6 @@ test('plan: the most urgent prefix that fits (n documents take 300 + (n - 1) x 2
     budgetMs: 750,
     stats: history(profile(null)),
     config,
-    policy,
   });
   // entry 5 (next due 5 s) is due too: dueUrls allows a minute of slack; level 4 makes it the most urgent
   assert.deepEqual(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { PolicyName } from '../../pipeline/crawl/index.ts';
+import type { PolicyName } from '../../pipeline/core/index.ts';
 import { fetchTime, type SimJob, simulateCrawl } from '../../pipeline/schedule/index.ts';
 
 function job(pld: string, fetchMs: number[], delayMs: number, extra: Partial<SimJob> = {}): SimJob {

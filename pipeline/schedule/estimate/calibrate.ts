@@ -5,7 +5,7 @@
  * own fetches in their own order, and the processing time per document that makes the replay last
  * as long as the crawl did is its estimate; the median over crawls is used.
  */
-import type { PolicyName } from '../../crawl/index.ts';
+import type { PolicyName } from '../../core/index.ts';
 import { type FetchSample, fetchTime } from './profile.ts';
 import { type SimJob, simulateCrawl } from './simulate.ts';
 

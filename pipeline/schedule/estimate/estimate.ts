@@ -1,6 +1,5 @@
 import type { CrawlConfig } from '../../core/index.ts';
 import { urlPld } from '../../core/index.ts';
-import type { PolicyName } from '../../crawl/index.ts';
 import { seededRandom } from '../histories/random.ts';
 import { BASELINE_DEFAULTS, type BaselineEstimate, baselineEstimate } from './baseline.ts';
 import {
@@ -23,8 +22,7 @@ export interface PlannedUrl {
 export interface EstimateOptions {
   readonly urls: readonly (string | PlannedUrl)[];
   readonly stats: HistoryStats;
-  readonly config: Pick<CrawlConfig, 'concurrency' | 'delayMs' | 'crawlDelayCapMs' | 'timeoutMs'>;
-  readonly policy: PolicyName;
+  readonly config: Pick<CrawlConfig, 'concurrency' | 'delayMs' | 'crawlDelayCapMs' | 'timeoutMs' | 'policy'>;
   /** Monte-Carlo runs over resampled fetch times (default 15). */
   readonly runs?: number;
   readonly seed?: number;
@@ -137,7 +135,7 @@ export function estimateCrawl(o: EstimateOptions): CrawlEstimate {
   const groups = groupByPld(o.urls, o.stats);
   const known = [...o.stats.plds.values()];
   const pools = poolHistory(o.stats);
-  const settings = { concurrency: o.config.concurrency, policy: o.policy, cpuMs: o.stats.cpuMs };
+  const settings = { concurrency: o.config.concurrency, policy: o.config.policy, cpuMs: o.stats.cpuMs };
   const results: { makespanMs: number; slotMs: number }[] = [];
   const serial = new Float64Array(groups.length);
   for (let r = 0; r < runs; r++) {

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { CRAWL_DEFAULTS, type ErrorCode, TLS_ERROR_CODES } from '../../core/index.ts';
-import { POLICY_NAMES, type PolicyName } from '../../crawl/index.ts';
+import { type CrawlConfig, type ErrorCode, recordedSettings, TLS_ERROR_CODES } from '../../core/index.ts';
 import {
   listSnapshots,
   openDuckDb,
@@ -24,14 +23,10 @@ const NOT_SENT = new Set<string>([
 ]);
 
 /** The politeness a past crawl ran with, from its manifest (defaults when it did not record them). */
-interface PastConfig {
-  readonly delayMs: number;
-  readonly crawlDelayCapMs: number;
-  readonly timeoutMs: number;
-  readonly maxAttempts: number;
-  readonly concurrency: number;
-  readonly policy: PolicyName;
-}
+type PastConfig = Pick<
+  CrawlConfig,
+  'delayMs' | 'crawlDelayCapMs' | 'timeoutMs' | 'maxAttempts' | 'concurrency' | 'policy'
+>;
 
 /** Recent crawls replayed to learn the per-document processing time (calibrate.ts). */
 const CALIBRATION_CRAWLS = 4;
@@ -46,20 +41,6 @@ interface Row {
   readonly handedOver: boolean;
   readonly error: string | null;
   readonly retryAfter: string | null;
-}
-
-function pastConfig(config: unknown): PastConfig {
-  const c = (config ?? {}) as Partial<PastConfig>;
-  const policy = POLICY_NAMES.includes(c.policy as PolicyName) ? (c.policy as PolicyName) : 'longest-first';
-  const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
-  return {
-    delayMs: num(c.delayMs, CRAWL_DEFAULTS.delayMs),
-    crawlDelayCapMs: num(c.crawlDelayCapMs, CRAWL_DEFAULTS.crawlDelayCapMs),
-    timeoutMs: num(c.timeoutMs, CRAWL_DEFAULTS.timeoutMs),
-    maxAttempts: num(c.maxAttempts, CRAWL_DEFAULTS.maxAttempts),
-    concurrency: num(c.concurrency, CRAWL_DEFAULTS.concurrency),
-    policy,
-  };
 }
 
 /**
@@ -152,7 +133,9 @@ export async function readHistoryStats(root: string, maxSnapshots = 8): Promise<
   const entries = (await listSnapshots(root)).slice(-maxSnapshots);
   if (entries.length === 0) return emptyHistory();
   const folders = entries.map((e) => join(root, e.name));
-  const configs = await Promise.all(folders.map(async (f) => pastConfig((await readManifest(f)).config)));
+  const configs = await Promise.all(
+    folders.map(async (f): Promise<PastConfig> => recordedSettings((await readManifest(f)).config).config),
+  );
   // first the Crawl-delays, over every crawl: a crawl with too few fetches of a PLD to show its
   // Crawl-delay still waited for it, and its fetches must be read with that wait taken out. The rows
   // are read again below rather than held: eight snapshots of a whole kernel do not fit comfortably.

@@ -1,5 +1,4 @@
 import type { CrawlConfig, ScheduleEntry } from '../../core/index.ts';
-import type { PolicyName } from '../../crawl/index.ts';
 import { dueUrls } from '../tick-plan.ts';
 import { type CrawlEstimate, estimateCrawl } from './estimate.ts';
 import type { HistoryStats } from './profile.ts';
@@ -12,8 +11,7 @@ export interface SlotPlanOptions {
   /** Time the crawl may take (ms): a slot is 10.5 h, less when the tick starts late. */
   readonly budgetMs: number;
   readonly stats: HistoryStats;
-  readonly config: Pick<CrawlConfig, 'concurrency' | 'delayMs' | 'crawlDelayCapMs' | 'timeoutMs'>;
-  readonly policy: PolicyName;
+  readonly config: Pick<CrawlConfig, 'concurrency' | 'delayMs' | 'crawlDelayCapMs' | 'timeoutMs' | 'policy'>;
 }
 
 /** Due documents at one re-visit level, and how many of them fit. */
@@ -59,7 +57,6 @@ export function planSlot(o: SlotPlanOptions): SlotPlan {
       urls: ordered.slice(0, n).map((e) => e.url),
       stats: o.stats,
       config: o.config,
-      policy: o.policy,
       runs,
     });
   let keep = ordered.length;

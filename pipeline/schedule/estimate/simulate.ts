@@ -6,8 +6,10 @@
  * breadth-first rounds with the observatory paper's early round end. No I/O, no clock: one run over
  * 100,000 documents takes a fraction of a second.
  */
+
+import type { PolicyName } from '../../core/index.ts';
 import { countAtMost } from '../../core/index.ts';
-import { compareReady, endsRoundEarly, type PolicyName, type ReadyPld } from '../../crawl/index.ts';
+import { compareReady, endsRoundEarly, type ReadyPld } from '../../crawl/index.ts';
 
 /** One PLD's documents in crawl order, with what each costs. */
 export interface SimJob {
