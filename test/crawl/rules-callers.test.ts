@@ -16,6 +16,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -73,7 +74,18 @@ before(async () => {
 after(async () => {
   await new Promise<void>((resolve) => server?.close(() => resolve()));
   await (await postgres)?.stop();
+  await Promise.all(folders.map((f) => rm(f, { recursive: true, force: true })));
 });
+
+/** The crawls' journal folders and the history's root, removed at the end. */
+const folders: string[] = [];
+
+/** A fresh folder under the system's temporary one. */
+function freshFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  folders.push(folder);
+  return folder;
+}
 
 const triple = (s: string, p: string, o: string) => `<${s}> <${p}> <${o}> .\n`;
 
@@ -103,7 +115,7 @@ async function crawlWith(
   crawl: CrawlConfig,
   plan: CrawlPlan,
 ): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), `rules-${name}-`));
+  const dir = freshFolder(`rules-${name}-`);
   const tools = createCrawlTools(crawl, systemClock);
   const options = {
     plan,
@@ -314,7 +326,7 @@ async function crawledRetry(caller: Crawler, key: string, waitMs: number): Promi
 /** A crawl's retries published as a snapshot: the estimator's history (of the in-process crawl's). */
 const retryHistory = once(async (caller: string) => {
   const dir = await retryCrawl(caller);
-  const root = mkdtempSync(join(tmpdir(), 'rules-history-'));
+  const root = freshFolder('rules-history-');
   const startedAt = Date.UTC(2026, 10, 16);
   await publishSnapshot({
     root,
