@@ -28,11 +28,18 @@ export async function checkZipNumIndex(ctx: CheckContext, files: readonly string
   try {
     const copy = scratch === null ? null : await open(join(scratch, 'index.cdxj'), 'w');
     let count = 0;
+    let batch: string[] = [];
     try {
       for await (const line of zipNumLines(ctx.folder)) {
         count++;
-        await copy?.write(`${line}\n`);
+        if (copy === null) continue;
+        batch.push(line);
+        if (batch.length === 1024) {
+          await copy.write(`${batch.join('\n')}\n`);
+          batch = [];
+        }
       }
+      if (batch.length > 0) await copy?.write(`${batch.join('\n')}\n`);
     } finally {
       await copy?.close();
     }
