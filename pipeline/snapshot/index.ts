@@ -55,6 +55,6 @@ export type { RankedCount, SnapshotStats } from './snapshot-stats.ts';
 export type { TableLinks } from './table-links.ts';
 export { linkSnapshotTables, TABLES_DIR, tableViewPath } from './table-links.ts';
 export type { VerifyReport } from './verify.ts';
-export type { WaczSummary } from './wacz.ts';
 export { verifyFiles, verifySnapshot } from './verify.ts';
-export { archiveIndexFiles, hasArchiveFiles, WACZ_VERSION, writeWacz } from './wacz.ts';
+export type { WaczSummary } from './wacz.ts';
+export { hasArchiveFiles, writeWacz } from './wacz.ts';

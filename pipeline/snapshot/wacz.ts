@@ -18,7 +18,7 @@ import { streamRows } from './reparse-rows.ts';
 import { parquetFileName } from './schema.ts';
 
 /** The WACZ version written (https://specs.webrecorder.net/wacz/1.1.1/). */
-export const WACZ_VERSION = '1.1.1';
+const WACZ_VERSION = '1.1.1';
 
 /** The index's mark of a revisit record (cdxj-fields.ts). */
 const REVISIT = '"mime":"warc/revisit"';
@@ -29,7 +29,7 @@ const REVISIT = '"mime":"warc/revisit"';
  * of which WACZ 1.1.1 and ReplayWeb.page read from `indexes/`. In name order, so that a `.idx`
  * comes after its blocks (ReplayWeb.page takes the form of the last index file it meets).
  */
-export function archiveIndexFiles(manifest: SnapshotManifest): string[] {
+function archiveIndexFiles(manifest: SnapshotManifest): string[] {
   return manifest.files
     .map((f) => f.name)
     .filter((name) => /\.(cdxj|cdx|cdx\.gz|idx)$/.test(name))

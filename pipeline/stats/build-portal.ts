@@ -20,6 +20,7 @@ import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
 import { DOWNLOADS_DIR, downloadSiteFiles, tableViewFiles } from './link-downloads.ts';
 import { planSnapshotPages, siteVersion } from './page-cache.ts';
 import { type DownloadableSnapshot, type PortalData, RENDERED_PAGES_FILE } from './portal-data.ts';
+import { replayArchive } from './replay-archive.ts';
 import { fileIdentity, folderFiles, type SiteFile, syncSite } from './site-sync.ts';
 import { statsOptions } from './stats-options.ts';
 
@@ -166,6 +167,8 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   const t1 = performance.now();
   const pages = await planSnapshotPages(join(o.cacheDir, 'pages'), data, await siteVersion(SITE_DIR));
   await writeFile(join(o.dataDir, RENDERED_PAGES_FILE), JSON.stringify(pages.render));
+  // the newest weekly snapshot's WACZ for the Replay page, made before Astro renders the page
+  const replayFiles = await replayArchive(o.root, o.cacheDir, o.dataDir, data.snapshots);
   // Astro writes into a folder of its own; the site is then brought to this build's files
   const stage = join(o.dataDir, 'site-build');
   await rm(stage, { recursive: true, force: true });
@@ -223,6 +226,8 @@ export async function buildPortal(options: BuildPortalOptions): Promise<BuiltPor
   }
   // the SQL console's DuckDB-WASM worker and module, from node_modules (never a CDN)
   for (const [path, f] of duckdbBundleFiles()) files.set(path, f);
+  // the Replay page's WACZ and ReplayWeb.page, from node_modules (never a CDN)
+  for (const [path, f] of replayFiles) files.set(path, f);
   if (o.downloadsUrl === `${o.baseUrl}${DOWNLOADS_DIR}/`) {
     for (const [path, f] of downloadSiteFiles(o.root, folders)) files.set(path, f);
     files.set(join(DOWNLOADS_DIR, CATALOGUE_FILE), await dataFile(CATALOGUE_FILE));

@@ -22,6 +22,8 @@ const TYPES: Readonly<Record<string, string>> = {
   // WebAssembly as it streams in only with application/wasm
   '.js': 'text/javascript; charset=utf-8',
   '.wasm': 'application/wasm',
+  // the Replay page's archive (ReplayWeb.page reads it by ranges, whatever its type)
+  '.wacz': 'application/wacz',
 };
 
 /**

@@ -7,12 +7,22 @@ import {
   RENDERED_PAGES_FILE,
   type SnapshotView,
 } from '../../../pipeline/stats/portal-data.ts';
+import { REPLAY_INFO_FILE, type ReplayInfo } from '../../../pipeline/stats/replay-bundle.ts';
 import { SOURCE_REPOSITORY } from '../../../pipeline/stats/source-repository.ts';
 
 const dir = process.env.OBSERVATORY_PORTAL_DATA ?? new URL('../data/generated', import.meta.url).pathname;
 
 /** The portal's data, as pipeline/stats wrote it. */
 export const data: PortalData = JSON.parse(readFileSync(join(dir, PORTAL_DATA_FILE), 'utf8'));
+
+/** The WACZ the Replay page opens (pipeline/stats/replay-archive.ts); null when the build published none. */
+export const replay: ReplayInfo | null = (() => {
+  try {
+    return JSON.parse(readFileSync(join(dir, REPLAY_INFO_FILE), 'utf8'));
+  } catch {
+    return null;
+  }
+})();
 
 /**
  * The snapshots whose pages this build renders: those pipeline/stats/page-cache.ts did not find in
