@@ -137,6 +137,7 @@ async function copyReferredRecords(
   const referents = await revisitReferents(folder, manifest);
   const pointers = join(scratch, 'referents.tsv');
   const list = await open(pointers, 'w');
+  let referring = 0;
   try {
     for await (const line of cdxjEntries(folder, warcFiles, { notes: false, limits })) {
       if (!line.includes(REVISIT)) continue;
@@ -156,10 +157,13 @@ async function copyReferredRecords(
       }
       const { pointer } = referent;
       await list.write(`${dir}\t${pointer.filename}\t${pointer.offset}\t${pointer.length}\n`);
+      referring++;
     }
   } finally {
     await list.close();
   }
+  // a first snapshot, or one whose every body changed, refers to nothing (and DuckDB reads no empty file)
+  if (referring === 0) return { file: null, records: 0 };
   const file = `${manifest.name}-referred.warc.gz`;
   const copy = await open(join(scratch, file), 'w');
   let records = 0;
@@ -182,7 +186,6 @@ async function copyReferredRecords(
   } finally {
     await copy.close();
   }
-  if (records === 0) return { file: null, records };
   const unsorted = join(scratch, 'referred.unsorted');
   const lines = await open(unsorted, 'w');
   try {
@@ -286,9 +289,10 @@ async function zipEntries(
       hash: `sha256:${createHash('sha256').update(datapackage).digest('hex')}`,
     }),
   );
-  const failed = new Promise<never>((_, reject) => zip.on('error', reject));
+  // a failed entry ends the output with its error, so the pipeline rejects and `out` is destroyed
+  zip.on('error', (error: Error) => zip.outputStream.destroy(error));
   zip.end();
-  await Promise.race([pipeline(zip.outputStream, out), failed]);
+  await pipeline(zip.outputStream, out);
 }
 
 function resource(path: string, hash: Hash, bytes: number): Resource {

@@ -37,10 +37,14 @@ export async function replayArchive(
       if (other.endsWith('.wacz') && other !== name) await rm(join(dir, other), { force: true });
     if (!(await stat(cached).catch(() => null))) {
       const temporary = await temporaryFor(cached);
-      const out = createWriteStream(temporary);
-      await writeWacz(folder, out);
-      await finished(out);
-      await rename(temporary, cached);
+      try {
+        const out = createWriteStream(temporary);
+        await writeWacz(folder, out);
+        await finished(out);
+        await rename(temporary, cached);
+      } finally {
+        await rm(temporary, { force: true });
+      }
     }
     info = {
       snapshot: latest.name,

@@ -184,6 +184,14 @@ test('observatory wacz writes the same bytes, and a folder without an archive is
   assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
 });
 
+test('a first snapshot refers to nothing: its package holds its own archive only', async () => {
+  const first = await packaged(join(root, WEEK1));
+  assert.equal(first.summary.referredRecords, 0);
+  const names = zipEntries(first.zip).map((e) => e.name);
+  assert.ok(!names.some((n) => n.includes('referred')), names.join(', '));
+  assert.ok(names.includes(`archive/${WEEK1}-00000.warc.gz`) && names.includes('datapackage.json'));
+});
+
 /** A whole gzip member of nothing: appended, the file stays whole members but is not the one listed. */
 function gzipEmpty(): Buffer {
   return Buffer.from('1f8b08000000000000030300000000000000000000', 'hex');
