@@ -289,10 +289,12 @@ async function zipEntries(
       hash: `sha256:${createHash('sha256').update(datapackage).digest('hex')}`,
     }),
   );
-  // a failed entry ends the output with its error, so the pipeline rejects and `out` is destroyed
-  zip.on('error', (error: Error) => zip.outputStream.destroy(error));
+  // yazl's output is a PassThrough (typed as a plain ReadableStream): a failed entry ends it with its
+  // error, so the pipeline rejects and `out` is destroyed
+  const output = zip.outputStream as Readable;
+  zip.on('error', (error: Error) => output.destroy(error));
   zip.end();
-  await pipeline(zip.outputStream, out);
+  await pipeline(output, out);
 }
 
 function resource(path: string, hash: Hash, bytes: number): Resource {
