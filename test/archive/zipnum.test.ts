@@ -151,3 +151,11 @@ test('verify reads every line back, and a secondary index or blocks that disagre
   }
   assert.equal((await all(zipNumLines(dir))).length, lines.length, 'restored');
 });
+
+test('an archive without a response record has an empty index, which reads and verifies as such', async () => {
+  const dir = await written([], 300);
+  assert.equal(readFileSync(join(dir, CDX_GZ_FILE)).length, 0);
+  assert.equal(readFileSync(join(dir, IDX_FILE)).length, 0);
+  assert.deepEqual(await all(zipNumLines(dir)), []);
+  assert.deepEqual(await (await openZipNum(dir)).captures('http://x.example/'), []);
+});
