@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { cp, mkdir, rm } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -21,11 +21,11 @@ import {
   readManifest,
   reparseSnapshot,
   SNAPSHOT_SCHEMA_VERSION,
-  sqlString,
   verifySnapshot,
 } from '../../pipeline/snapshot/index.ts';
 import { archivedResponses } from '../archive/warc-reader.ts';
 import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
+import { asSchema5 } from './as-schema-5.ts';
 import { relist } from './relist.ts';
 
 let sim: SimWeb;
@@ -173,36 +173,7 @@ test('verify --deep finds an index that leaves out a record of the WARC files, b
 
 test('a folder of schema 5 (a plain index.cdxj) verifies, deep too, and reparses into a ZipNum index', async () => {
   const old = await copied('schema-5');
-  const session = await openDuckDb();
-  const tables = ['documents', 'quads', 'redirects', 'changes', 'schedule', 'delta'].map(
-    (t) => `${t}.parquet`,
-  );
-  try {
-    for (const name of tables) {
-      const file = join(old, name);
-      await session.connection.run(`COPY (SELECT * FROM read_parquet(${sqlString(file)})) TO ${sqlString(`${file}.v5`)}
-        (FORMAT parquet, COMPRESSION zstd, KV_METADATA {observatory_schema_version: '5'})`);
-      await cp(`${file}.v5`, file);
-      await rm(`${file}.v5`);
-    }
-  } finally {
-    session.close();
-  }
-  const lines = gunzipSync(readFileSync(join(old, 'index.cdx.gz'))).toString();
-  writeFileSync(join(old, 'index.cdxj'), lines);
-  await rm(join(old, 'index.cdx.gz'));
-  await rm(join(old, 'index.idx'));
-  const manifest = JSON.parse(readFileSync(join(old, 'manifest.json'), 'utf8'));
-  manifest.schemaVersion = 5;
-  manifest.files = manifest.files
-    .filter((f: { name: string }) => f.name !== 'index.idx')
-    .map((f: { name: string }) => (f.name === 'index.cdx.gz' ? { ...f, name: 'index.cdxj' } : f));
-  writeFileSync(join(old, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const sums = readFileSync(join(old, 'SHA256SUMS'), 'utf8')
-    .replace(/^.* {2}index\.idx\n/m, '')
-    .replace('  index.cdx.gz\n', '  index.cdxj\n');
-  writeFileSync(join(old, 'SHA256SUMS'), sums);
-  relist(old, [...tables, 'index.cdxj']);
+  const lines = await asSchema5(old);
 
   await verifySnapshot(old, { deep: true });
   const root = mkdtempSync(join(tmpdir(), 'warc-output-reparsed-'));
