@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { createProgress, invalidInput, readUriList } from '../core/index.ts';
-import { removeExpansionWork, runExpansion, writeExpansion } from '../crawl/index.ts';
-import { expansionPublisher } from '../observe/index.ts';
-import { snapshotName } from '../snapshot/index.ts';
+import { removeExpansionWork, runExpansion, writeExpansion } from '../observe/index.ts';
 import { addCoordinatorOption, coordinatedSetup } from './coordinator-option.ts';
 import {
   addCrawlOptions,
@@ -69,7 +67,6 @@ export function expandCommand(): Command {
     if (seeds.length === 0) throw invalidInput('--seeds', 'a file with at least one URI', o.seeds);
     const workDir = o.work ?? join(join(o.kernel, '..'), '.expand');
     const startedAt = new Date(setup.clock.now()).toISOString();
-    const plan = { seeds: seeds.length, hops };
     const result = await runExpansion({
       seeds,
       repeat,
@@ -80,14 +77,8 @@ export function expandCommand(): Command {
       ...coordinatedSetup(o.coordinator, setup.config),
       progress: (i) => createProgress(`expand ${i}/${repeat}`, setup.clock, { logger: setup.logger }),
       signal: stopSignal(),
-      archive: o.publish,
-      crawlName: (i, start) => snapshotName('expand', start, i),
       ...(o.publish
-        ? {
-            afterCrawl: expansionPublisher(o.out, setup, plan, (folder) =>
-              process.stdout.write(`published ${folder}\n`),
-            ),
-          }
+        ? { publish: { root: o.out, announce: (folder) => process.stdout.write(`published ${folder}\n`) } }
         : {}),
     });
     if (!result.complete) {

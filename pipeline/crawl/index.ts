@@ -1,4 +1,4 @@
-/** The crawl stage: frontier, breadth-first rounds, journal and resume, kernel expansion. */
+/** The crawl stage: frontier, breadth-first rounds, journal and resume. */
 
 export { contextAlternate, contextText } from './context-loader.ts';
 export type {
@@ -13,8 +13,6 @@ export { DOCUMENT_PHASES, runCrawl, seedUrls } from './crawl.ts';
 export type { CrawlStatsSnapshot, RoundStats } from './crawl-stats.ts';
 export { CrawlStats, isRdfDocument } from './crawl-stats.ts';
 export { processFetch } from './document.ts';
-export type { ExpansionCrawl, ExpansionOptions, ExpansionResult } from './expand.ts';
-export { expansionMarkdown, removeExpansionWork, runExpansion, writeExpansion } from './expand.ts';
 export { GAP_CAUSES, type GapCause, IdleGapRecorder, type PldTimeline } from './idle-gaps.ts';
 export type { JournalDocuments, JournalLine, JournalScan } from './journal.ts';
 export {

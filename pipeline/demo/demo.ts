@@ -2,11 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CrawlConfig, Logger, Progress, SnapshotKind } from '../core/index.ts';
 import { clockStartingAt, parseResolveRule, readUriList } from '../core/index.ts';
-import { runExpansion, writeExpansion } from '../crawl/index.ts';
-import { expansionPublisher, runTick, runWeeklySnapshot } from '../observe/index.ts';
+import { runExpansion, runTick, runWeeklySnapshot, writeExpansion } from '../observe/index.ts';
 import { DAY, defaultStrategy, SLOT_MS, SLOTS_PER_WEEK, WEEK } from '../schedule/index.ts';
 import type { SimWeb } from '../simweb/index.ts';
-import { listSnapshots, openDuckDb, snapshotName, sqlString } from '../snapshot/index.ts';
+import { listSnapshots, openDuckDb, sqlString } from '../snapshot/index.ts';
 import { type CaptureMeasures, captureMeasures } from './truth-comparison.ts';
 
 export interface DemoOptions {
@@ -122,14 +121,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     clock: expandClock,
     progress: o.progress && ((i) => o.progress!(`expand: crawl ${i}: documents crawled`)),
     // published like `observatory expand` does, for the Reproductions page's per-round figures
-    archive: true,
-    crawlName: (i, at) => snapshotName('expand', at, i),
-    afterCrawl: expansionPublisher(
-      snapshotsDir,
-      { ...base, clock: expandClock },
-      { seeds: seeds.length, hops: 2 },
-      (folder) => say(`  expansion crawl published: ${folder}`),
-    ),
+    publish: { root: snapshotsDir, announce: (folder) => say(`  expansion crawl published: ${folder}`) },
   });
   const kernelFile = join(o.out, 'seeds', 'kernel.txt');
   const iso = new Date(expandAt).toISOString();

@@ -1,13 +1,15 @@
 /**
  * The observe stage: runs one observation of the Web of Data end to end (crawl, publish, move
- * the re-visit schedule on) for the `snapshot` and `tick` commands and the demo, and publishes
- * the kernel expansion's crawls; and tells the health of a snapshots root (`status`).
+ * the re-visit schedule on) for the `snapshot` and `tick` commands and the demo, and the kernel
+ * expansion (its crawls, each published, and the kernel), each under the snapshots folder's run
+ * lock; and tells the health of a snapshots root (`status`).
  */
 export type { ObserveContext } from './crawl-and-publish.ts';
+export type { ExpansionOptions, ExpansionResult } from './expansion.ts';
+export { removeExpansionWork, runExpansion } from './expansion.ts';
+export { writeExpansion } from './expansion-report.ts';
 export type { Health, HealthLimits } from './health.ts';
 export { observatoryHealth } from './health.ts';
-export type { ExpansionPlan, ExpansionSetup } from './publish-expansion.ts';
-export { expansionPublisher } from './publish-expansion.ts';
 export type { TickContext, TickOutcome } from './tick.ts';
 export { runTick } from './tick.ts';
 export type { WeeklyOptions, WeeklyOutcome } from './weekly.ts';

@@ -1,17 +1,18 @@
 import { type Clock, type CrawlConfig, createProgress, type Logger, recordedConfig } from '../core/index.ts';
-import { type ExpansionCrawl, readJournalDocuments } from '../crawl/index.ts';
+import { readJournalDocuments } from '../crawl/index.ts';
 import { expansionRunName, linkSnapshotTables, listSnapshots, publishSnapshot } from '../snapshot/index.ts';
+import type { ExpansionCrawl } from './expansion.ts';
 import { publishedConfig } from './published-config.ts';
 
 /** How the expansion crawled: recorded in each of its snapshots' manifests. */
-export interface ExpansionSetup {
+interface ExpansionSetup {
   readonly config: CrawlConfig;
   readonly clock: Clock;
   readonly logger: Logger;
 }
 
 /** What the expansion's crawls are, as every one of its snapshots records it. */
-export interface ExpansionPlan {
+interface ExpansionPlan {
   readonly seeds: number;
   readonly hops: number;
 }
@@ -25,7 +26,7 @@ export function expansionPublisher(
   out: string,
   setup: ExpansionSetup,
   plan: ExpansionPlan,
-  announce: (folder: string) => void,
+  announce?: (folder: string) => void,
 ) {
   const { config, clock, logger } = setup;
   return async (crawl: ExpansionCrawl): Promise<void> => {
@@ -66,6 +67,6 @@ export function expansionPublisher(
       log: logger,
       progress: createProgress(`publish ${crawl.name} %`, clock, { logger }),
     });
-    if (!published.alreadyPublished) announce(published.folder);
+    if (!published.alreadyPublished) announce?.(published.folder);
   };
 }

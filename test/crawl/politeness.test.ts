@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { payLevelDomain, silentLogger, systemClock } from '../../pipeline/core/index.ts';
-import { runExpansion } from '../../pipeline/crawl/index.ts';
+import { runExpansion } from '../../pipeline/observe/index.ts';
 import { startSimWeb } from '../../pipeline/simweb/index.ts';
 import { politenessViolations, simConfig } from './sim-crawl.ts';
 

@@ -18,8 +18,8 @@ import {
   silentLogger,
   systemClock,
 } from '../../pipeline/core/index.ts';
-import { runExpansion } from '../../pipeline/crawl/index.ts';
 import { coordinatedCrawl } from '../../pipeline/distributed/index.ts';
+import { runExpansion } from '../../pipeline/observe/index.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
 import { freshRoot, withWorkers } from './sim-distributed.ts';
 

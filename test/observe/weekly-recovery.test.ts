@@ -14,7 +14,12 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { clockStartingAt, silentLogger } from '../../pipeline/core/index.ts';
 import { runCrawl } from '../../pipeline/crawl/index.ts';
-import { type ObserveContext, runTick, runWeeklySnapshot } from '../../pipeline/observe/index.ts';
+import {
+  type ObserveContext,
+  runExpansion,
+  runTick,
+  runWeeklySnapshot,
+} from '../../pipeline/observe/index.ts';
 import { SLOT_MS, WEEK } from '../../pipeline/schedule/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import {
@@ -289,7 +294,7 @@ async function publishedUrls(root: string, name: string): Promise<string[]> {
   }
 }
 
-test('a root whose newest snapshot has a newer schema than this software is refused by snapshot and tick (a rollback)', async () => {
+test('a root whose newest snapshot has a newer schema than this software is refused by snapshot, tick and expand (a rollback)', async () => {
   const root = mkdtempSync(join(tmpdir(), 'weekly-recovery-'));
   const first = await weekly(root, W0);
   assert.equal(first.status, 'published');
@@ -307,5 +312,18 @@ test('a root whose newest snapshot has a newer schema than this software is refu
   );
   await assert.rejects(weekly(root, W0 + WEEK), { code: 'invalid_input', message: newer });
   await assert.rejects(runTick(ctx(root, W0 + SLOT_MS)), { code: 'invalid_input', message: newer });
+  const work = join(root, 'expand-work');
+  await assert.rejects(
+    runExpansion({
+      ...ctx(root, W0 + WEEK),
+      seeds: kernel,
+      repeat: 1,
+      hops: 1,
+      workDir: work,
+      publish: { root },
+    }),
+    { code: 'invalid_input', message: newer },
+  );
+  assert.ok(!existsSync(work), 'the expansion began no crawl');
   assert.deepEqual(await names(root), [first.snapshot.name]);
 });

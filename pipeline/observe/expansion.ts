@@ -2,11 +2,19 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
 import { makeDirectory, ObservatoryError, writeFileAtomic } from '../core/index.ts';
-import { type CrawlOptions, type CrawlResult, runCrawl } from './crawl.ts';
-import type { CrawlStatsSnapshot } from './crawl-stats.ts';
-import { isRdfDocument } from './crawl-stats.ts';
-import { readJournalDocuments } from './journal.ts';
-import { createCrawlTools } from './tools.ts';
+import {
+  type CrawlOptions,
+  type CrawlResult,
+  type CrawlStatsSnapshot,
+  createCrawlTools,
+  isRdfDocument,
+  readJournalDocuments,
+  runCrawl,
+} from '../crawl/index.ts';
+import { snapshotName } from '../snapshot/index.ts';
+import { refuseNewerRoot } from './newer-root.ts';
+import { expansionPublisher } from './publish-expansion.ts';
+import { withRunLock } from './run-state.ts';
 
 export interface ExpansionOptions {
   readonly seeds: readonly string[];
@@ -20,7 +28,7 @@ export interface ExpansionOptions {
    * moved into the last round is fetched, its links are not followed).
    */
   readonly roundsAreHops?: boolean;
-  /** Keep each crawl's WARC files (with config.warc) beside its journal, for publishing them. */
+  /** Keep each crawl's WARC files (with config.warc) beside its journal (implied by `publish`). */
   readonly archive?: boolean;
   /** Journals of the crawls go to `<workDir>/crawl-<i>`; a rerun resumes them. */
   readonly workDir: string;
@@ -29,14 +37,13 @@ export interface ExpansionOptions {
   readonly logger: Logger;
   readonly progress?: (crawl: number) => Progress;
   readonly signal?: AbortSignal;
-  /** The name of crawl `i` started at `startedAt`: its WARC files' prefix (default `crawl-<i>`). */
-  readonly crawlName?: (crawl: number, startedAt: number) => string;
   /**
-   * Called once each crawl has finished, before the next starts (on a rerun, again for the crawls
-   * finished before: it must be idempotent). The crawl's journal and archive stay until the
-   * expansion's work folder is removed.
+   * The snapshots folder each finished crawl is published into, as the snapshot of kind `expand`
+   * named by its start; `announce` hears of each folder published now. The expansion holds the
+   * folder's run lock throughout, as weekly and tick runs do: one crawl at a time per snapshots
+   * folder. Absent: nothing is published, no lock is taken, and the crawls are named `crawl-<i>`.
    */
-  readonly afterCrawl?: (crawl: ExpansionCrawl) => Promise<void>;
+  readonly publish?: { readonly root: string; readonly announce?: (folder: string) => void };
   /** Crawls in place of runCrawl (the distributed mode's coordinator); the crawl's name identifies it. */
   readonly crawl?: (options: CrawlOptions, name: string) => Promise<CrawlResult>;
 }
@@ -96,12 +103,26 @@ export interface ExpansionResult {
 
 /**
  * The kernel expansion: `repeat` independent breadth-first crawls of `hops` hops from the core
- * seeds; the kernel is the union of URIs that dereferenced to RDF.
+ * seeds; the kernel is the union of URIs that dereferenced to RDF. Each crawl is published once it
+ * has finished, before the next starts (`publish`). A run lock held by another live process is
+ * `locked`, as for a weekly snapshot run without waiting.
  */
 export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult> {
+  const { publish } = o;
+  if (!publish) return expand(o);
+  return withRunLock(publish.root, async () => {
+    await refuseNewerRoot(publish.root);
+    return expand(o);
+  });
+}
+
+async function expand(o: ExpansionOptions): Promise<ExpansionResult> {
   // by default the hop limit bounds the crawl, not the rounds: the round-end rule moves a round's
   // tail to the next round, and a last round at `hops` never follows that tail's links
   const maxRounds = o.roundsAreHops ? o.hops + 1 : Number.POSITIVE_INFINITY;
+  const publish =
+    o.publish &&
+    expansionPublisher(o.publish.root, o, { seeds: o.seeds.length, hops: o.hops }, o.publish.announce);
   const kernel = new Map<string, string>();
   const crawls: CrawlStatsSnapshot[] = [];
   let runStartedAt = Number.NaN;
@@ -116,8 +137,8 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
     }
     // a rerun passes crawl 1 again (resumed or finished), so its recorded start names the run
     if (i === 1) runStartedAt = times.startedAt;
-    const name = o.crawlName?.(i, times.startedAt) ?? `crawl-${i}`;
-    const archive = o.archive && o.config.warc ? join(dir, 'warc') : null;
+    const name = publish ? snapshotName('expand', times.startedAt, i) : `crawl-${i}`;
+    const archive = (o.archive || publish) && o.config.warc ? join(dir, 'warc') : null;
     // each crawl gets a fresh fetcher: robots.txt and politeness state as on separate runs
     const tools = createCrawlTools(o.config, o.clock, archive ? { dir: archive, prefix: name } : undefined);
     o.logger.info({ crawl: i, of: o.repeat, dir }, 'expansion crawl');
@@ -151,7 +172,7 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
       await writeFileAtomic(join(dir, TIMES_FILE), JSON.stringify({ ...times, endedAt }));
     }
     crawls.push(result.stats);
-    await o.afterCrawl?.({
+    await publish?.({
       crawl: i,
       of: o.repeat,
       name,
@@ -177,55 +198,6 @@ export async function runExpansion(o: ExpansionOptions): Promise<ExpansionResult
       .map(([pld, documents]) => ({ pld, documents }))
       .sort((a, b) => b.documents - a.documents || (a.pld < b.pld ? -1 : 1)),
   };
-}
-
-/** Writes the kernel list and the expansion report (JSON and Markdown) next to it. */
-export async function writeExpansion(
-  result: ExpansionResult,
-  files: { kernel: string; report: string },
-  meta: { seeds: number; startedAt: string; endedAt: string },
-): Promise<void> {
-  const header = `# kernel: ${result.kernel.length} URIs on ${result.plds.length} PLDs, expanded from ${meta.seeds} seeds at ${meta.startedAt}\n`;
-  await writeFileAtomic(files.kernel, header + result.kernel.join('\n') + '\n');
-  const report = {
-    ...meta,
-    kernel: result.kernel.length,
-    kernelPlds: result.plds.length,
-    crawls: result.crawls,
-    plds: result.plds,
-  };
-  await writeFileAtomic(files.report, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFileAtomic(files.report.replace(/\.json$/, '') + '.md', expansionMarkdown(result, meta));
-}
-
-/** The expansion report for people: per crawl and round, the paper's Figures 2-4 as a table. */
-export function expansionMarkdown(
-  result: ExpansionResult,
-  meta: { seeds: number; startedAt: string },
-): string {
-  const rows = result.crawls.flatMap((crawl, i) =>
-    crawl.rounds.map(
-      (r) =>
-        `| ${i + 1} | ${r.round} | ${r.documents} | ${r.rdfDocuments} | ${r.statements} | ${r.plds} | ${r.newPlds} |`,
-    ),
-  );
-  const top = result.plds.slice(0, 25).map((p) => `| ${p.pld} | ${p.documents} |`);
-  return [
-    `# Kernel expansion, ${meta.startedAt}`,
-    '',
-    `${meta.seeds} core seeds, ${result.crawls.length} crawls: kernel of ${result.kernel.length} URIs on ${result.plds.length} PLDs.`,
-    '',
-    '| crawl | round | documents | RDF documents | statements | PLDs | new PLDs |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...rows,
-    '',
-    '## Kernel URIs per PLD (top 25)',
-    '',
-    '| PLD | URIs |',
-    '| --- | ---: |',
-    ...top,
-    '',
-  ].join('\n');
 }
 
 /** Removes the expansion's journals once the kernel is written. */
