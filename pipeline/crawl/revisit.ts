@@ -147,20 +147,20 @@ export class RevisitPolicy {
     }
     if (checked) {
       this.checked.add(pld);
-      const unconditional = await this.fetcher.fetchDocument(
-        url,
-        undefined,
-        claim,
-        undefined,
-        lease,
-        answered,
-      );
-      const changed =
-        unconditional.status === 200 && unconditional.error === null && unconditional.body !== null;
-      if (checked.contradicted || (changed && sha256(unconditional.body!) !== previous.contentSha256)) {
-        this.distrusted.add(pld);
-        return { fetched: unconditional, validation: 'stale_304', carried: null };
-      }
+      // the verdict is the PLD's before the PLD is given back: its next re-visit must know whether
+      // its 304s are trusted, as it did when the PLD was held until the document was archived
+      let stale: boolean | undefined;
+      const judge = (unconditional: FetchResult) => {
+        if (stale !== undefined) return stale;
+        const changed =
+          unconditional.status === 200 && unconditional.error === null && unconditional.body !== null;
+        stale = checked.contradicted || (changed && sha256(unconditional.body!) !== previous.contentSha256);
+        if (stale) this.distrusted.add(pld);
+        answered?.();
+        return stale;
+      };
+      const unconditional = await this.fetcher.fetchDocument(url, undefined, claim, undefined, lease, judge);
+      if (judge(unconditional)) return { fetched: unconditional, validation: 'stale_304', carried: null };
     }
     return {
       fetched,

@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type PreviousObservation, systemClock } from '../../pipeline/core/index.ts';
+import { type PreviousObservation, systemClock, urlPld } from '../../pipeline/core/index.ts';
 import {
   type CrawlFetcher,
   type CrawlTools,
@@ -54,25 +54,35 @@ function twoStableDocuments(): [string, string] {
   return [urls[0], urls[1]];
 }
 
-test('a trusted 304 gives its PLD back at its answer; a checked one only after its check', async () => {
+/** What an earlier crawl saw at `url`: its first download now, its body's hash unless `sha256` is given. */
+async function observe(url: string, sha256?: string): Promise<PreviousObservation> {
+  const first = await tools.fetcher.fetchDocument(url);
+  assert.equal(first.status, 200);
+  return {
+    snapshot: 'earlier',
+    finalUrl: first.finalUrl,
+    etag: first.headers.etag ?? null,
+    lastModified: first.headers['last-modified'] ?? 'Thu, 01 Jan 2026 00:00:00 GMT',
+    contentSha256: sha256 ?? createHash('sha256').update(first.body!).digest('hex'),
+    graphHash: null,
+    format: null,
+    contentType: first.headers['content-type'] ?? null,
+    bytes: first.body!.length,
+    warc: first.warc ?? null,
+  };
+}
+
+test('a trusted 304 gives its PLD back at its answer; a checked one after its check, with its verdict', async () => {
   const urls = twoStableDocuments();
+  // a PLD that answers 304 to every conditional request, asked about a version it no longer serves
+  const stale = sim
+    .truth(T0)
+    .find((r) => r.pld === sim.summary().stale304Pld && r.kind === 'document' && r.rdf && r.diedAt === null);
+  assert.ok(stale, 'a document of the stale-304 PLD');
   const observations = new Map<string, PreviousObservation>();
-  for (const url of urls) {
-    const first = await tools.fetcher.fetchDocument(url);
-    assert.equal(first.status, 200);
-    observations.set(url, {
-      snapshot: 'earlier',
-      finalUrl: first.finalUrl,
-      etag: first.headers.etag ?? null,
-      lastModified: first.headers['last-modified'] ?? null,
-      contentSha256: createHash('sha256').update(first.body!).digest('hex'),
-      graphHash: null,
-      format: null,
-      contentType: first.headers['content-type'] ?? null,
-      bytes: first.body!.length,
-      warc: first.warc ?? null,
-    });
-  }
+  for (const url of urls) observations.set(url, await observe(url));
+  const staleUrl = stale.finalUrl!;
+  observations.set(staleUrl, await observe(staleUrl, '0'.repeat(64)));
   // the crawl's fetcher, watched: each answer as it is over, each fetch as it is handed back
   let log: string[] = [];
   const watched: CrawlFetcher = {
@@ -90,32 +100,37 @@ test('a trusted 304 gives its PLD back at its answer; a checked one only after i
     previous: (url) => observations.get(url),
     statements: async () => [],
   });
-  const revisit = async (url: string) => {
+  // the PLD's next re-visit may start at `given back`: what it would know of the PLD's 304s then
+  const revisit = async (url: string, validation: string) => {
     log = [];
-    const outcome = await policy.fetch(
-      url,
-      () => true,
-      undefined,
-      () => log.push('given back'),
-    );
-    assert.equal(outcome.validation, 'not_modified');
+    const given = () => log.push(`given back (${policy.trustOf(urlPld(url))})`);
+    const outcome = await policy.fetch(url, () => true, undefined, given);
+    assert.equal(outcome.validation, validation);
     return log;
   };
   // the first 304 of a PLD is checked: the PLD is given back when the check's answer is over
-  assert.deepEqual(await revisit(urls[0]), [
+  assert.deepEqual(await revisit(urls[0], 'not_modified'), [
     'answer 304',
     'fetch 304 back',
     'answer 200',
-    'given back',
+    'given back (checked)',
     'fetch 200 back',
   ]);
   // the next is trusted (unless it is one of the sampled ones, checked too): given back at the
   // 304's answer, before the fetcher's own work on it
-  const second = await revisit(urls[1]);
+  const second = await revisit(urls[1], 'not_modified');
   assert.deepEqual(
     second,
     second.includes('answer 200')
-      ? ['answer 304', 'fetch 304 back', 'answer 200', 'given back', 'fetch 200 back']
-      : ['answer 304', 'given back', 'fetch 304 back'],
+      ? ['answer 304', 'fetch 304 back', 'answer 200', 'given back (checked)', 'fetch 200 back']
+      : ['answer 304', 'given back (checked)', 'fetch 304 back'],
   );
+  // a 304 the check shows stale: the PLD is distrusted before it is given back
+  assert.deepEqual(await revisit(staleUrl, 'stale_304'), [
+    'answer 304',
+    'fetch 304 back',
+    'answer 200',
+    'given back (distrusted)',
+    'fetch 200 back',
+  ]);
 });
