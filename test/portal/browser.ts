@@ -38,3 +38,19 @@ export async function openBrowser(viewport = { width: 1200, height: 900 }): Prom
     },
   };
 }
+
+/**
+ * Refuses every request the browser makes beyond 127.0.0.1 (the site loads nothing from elsewhere:
+ * no CDN, no downloads at run time); returns the list of those it refused, filled as they come.
+ */
+export async function refuseBeyondLocalhost(context: BrowserContext): Promise<string[]> {
+  const refused: string[] = [];
+  await context.route(
+    (url) => url.hostname !== '127.0.0.1',
+    (route) => {
+      refused.push(route.request().url());
+      return route.abort();
+    },
+  );
+  return refused;
+}

@@ -11,7 +11,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { WEEK } from '../../pipeline/schedule/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
 import { openDuckDb, queryRows } from '../../pipeline/snapshot/index.ts';
@@ -19,7 +19,7 @@ import { buildPortal, type PortalServer, servePortal } from '../../pipeline/stat
 import { REPLAY_BUNDLE } from '../../pipeline/stats/replay-bundle.ts';
 import { pointedRecord, splitRecord } from '../archive/warc-reader.ts';
 import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
-import { openBrowser, type TestBrowser } from './browser.ts';
+import { openBrowser, refuseBeyondLocalhost, type TestBrowser } from './browser.ts';
 
 const W0 = Date.UTC(2026, 0, 5);
 const WEEK1 = '2026-01-05';
@@ -31,7 +31,8 @@ let site: string;
 let portal: PortalServer;
 let browser: TestBrowser;
 let page: Page;
-const outside: string[] = [];
+/** Requests the browser tried to send beyond 127.0.0.1 (all refused). */
+let outside: string[];
 let collection: string | undefined;
 /** How often to look again while ReplayWeb.page loads (a loaded machine can take minutes); a bound, not a time limit of the test. */
 const POLLS = 1200;
@@ -48,13 +49,7 @@ before(async () => {
   portal = await servePortal({ dir: site });
   await buildPortal({ root, out: site, dataDir: join(work, 'data'), baseUrl: portal.url });
   browser = await openBrowser();
-  await browser.context.route(
-    (url) => url.hostname !== '127.0.0.1',
-    (route) => {
-      outside.push(route.request().url());
-      return route.abort();
-    },
-  );
+  outside = await refuseBeyondLocalhost(browser.context);
   // the collection ReplayWeb.page made of the WACZ, named by the app as it asks its worker about it
   browser.context.on('request', (request) => {
     collection ??= /\/w\/api\/c\/(id-[0-9a-f]+)/.exec(request.url())?.[1];
@@ -103,34 +98,36 @@ async function weekTwoDocument(
   }
 }
 
-/** ReplayWeb.page's frame, once its service worker controls it. */
-async function replayFrame(): Promise<Frame> {
-  const prefix = `${portal.url}${REPLAY_BUNDLE.dir}/`;
-  for (let tries = 0; tries < POLLS; tries++) {
-    const frame = page.frames().find((f) => f.url().startsWith(prefix));
-    if (frame && (await frame.evaluate(() => navigator.serviceWorker.controller !== null))) return frame;
-    await page.waitForTimeout(250);
-  }
-  assert.fail(`no frame of ReplayWeb.page under ${prefix}: ${page.frames().map((f) => f.url())}`);
-}
-
-/** The body ReplayWeb.page answers for `url` at `ts` (`id_`: as archived, not rewritten), retried until the archive is loaded. */
-async function replayed(url: string, ts: string): Promise<Buffer> {
-  const frame = await replayFrame();
-  assert.ok(collection, 'ReplayWeb.page opened the WACZ as a collection');
-  const address = `${portal.url}${REPLAY_BUNDLE.dir}/w/${collection}/${ts}id_/${url}`;
-  let status = 0;
-  for (let tries = 0; tries < POLLS; tries++) {
-    const answer = await frame.evaluate(async (a) => {
+/**
+ * What ReplayWeb.page's worker answers `address` in the frame it controls; null while there is no
+ * such frame yet, or when the frame navigated during the fetch (the app reloads it as it starts).
+ */
+async function fetchInReplayFrame(address: string): Promise<{ status: number; bytes: number[] } | null> {
+  const frame = page.frames().find((f) => f.url().startsWith(`${portal.url}${REPLAY_BUNDLE.dir}/`));
+  if (!frame) return null;
+  return frame
+    .evaluate(async (a) => {
+      if (navigator.serviceWorker.controller === null) return null;
       const response = await fetch(a);
       const bytes = new Uint8Array(await response.arrayBuffer());
       return { status: response.status, bytes: Array.from(bytes) };
-    }, address);
-    if (answer.status === 200) return Buffer.from(answer.bytes);
-    status = answer.status;
+    }, address)
+    .catch(() => null);
+}
+
+/** The body ReplayWeb.page answers for `url` at `ts` (`id_`: as archived, not rewritten), asked again until the archive is loaded. */
+async function replayed(url: string, ts: string): Promise<Buffer> {
+  let last = 'no answer';
+  for (let tries = 0; tries < POLLS; tries++) {
+    if (collection !== undefined) {
+      const address = `${portal.url}${REPLAY_BUNDLE.dir}/w/${collection}/${ts}id_/${url}`;
+      const answer = await fetchInReplayFrame(address);
+      if (answer?.status === 200) return Buffer.from(answer.bytes);
+      last = `${answer?.status ?? 'no frame'} for ${address}`;
+    }
     await page.waitForTimeout(250);
   }
-  assert.fail(`ReplayWeb.page answered ${status} for ${address}`);
+  assert.fail(`ReplayWeb.page never answered ${url} (collection ${collection}): ${last}`);
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -14,7 +14,7 @@ import { DUCKDB_BUNDLE } from '../../pipeline/stats/duckdb-wasm-bundle.ts';
 import { buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
 import { REPLAY_BUNDLE } from '../../pipeline/stats/replay-bundle.ts';
 import { publishWeek, record, source, WEEK1, WEEK2 } from '../snapshot/sample-crawl.ts';
-import { openBrowser, type TestBrowser } from './browser.ts';
+import { openBrowser, refuseBeyondLocalhost, type TestBrowser } from './browser.ts';
 
 /**
  * The SQL console (site/src/pages/query.astro) in Chromium: DuckDB-WASM from the site itself, under a
@@ -37,7 +37,7 @@ let proxy: CountingProxy;
 let browser: TestBrowser;
 let page: Page;
 /** Requests the browser tried to send beyond 127.0.0.1 (all refused). */
-const outside: string[] = [];
+let outside: string[];
 
 /** Week `w`'s documents on 40 PLDs: a fifth of them change in week two. */
 function documents(w: number): CrawledDocument[] {
@@ -136,13 +136,7 @@ before(async () => {
   });
   browser = await openBrowser();
   // nothing leaves 127.0.0.1: not the page, not DuckDB's worker (no CDN, no extension downloads)
-  await browser.context.route(
-    (url) => url.hostname !== '127.0.0.1',
-    (route) => {
-      outside.push(route.request().url());
-      return route.abort();
-    },
-  );
+  outside = await refuseBeyondLocalhost(browser.context);
   page = await browser.context.newPage();
   page.on('dialog', (dialog) => assert.fail(`a dialog: ${dialog.message()}`));
   await page.goto(`${portal.url}query/`);
