@@ -1,4 +1,4 @@
-// The portal is built by `observatory portal` (pipeline/stats/build-portal.ts), which passes where
+// The portal is built by `observatory portal` (pipeline/portal/build-portal.ts), which passes where
 // the data is, where the site goes and the URL it is published at through these variables.
 import { join } from 'node:path';
 

@@ -12,8 +12,8 @@ import {
   systemClock,
 } from '../core/index.ts';
 import { type CaptureMeasures, type DemoResult, prepareDemoFolder, runDemo } from '../demo/index.ts';
+import { buildPortal, type PortalServer, servePortal } from '../portal/index.ts';
 import { SCENARIOS, type SimWeb, startSimWeb } from '../simweb/index.ts';
-import { buildPortal, type PortalServer, servePortal } from '../stats/index.ts';
 import { addSimWebOptions, type SimWebCliOptions, simWebOptionsFromCli } from './simweb-options.ts';
 
 interface DemoOptions extends SimWebCliOptions {

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { createProgress, invalidInput, systemClock } from '../core/index.ts';
-import { buildPortal, DEFAULT_DATA_DIR, servePortal } from '../stats/index.ts';
+import { buildPortal, servePortal } from '../portal/index.ts';
+import { DEFAULT_DATA_DIR } from '../stats/index.ts';
 
 interface PortalCliOptions {
   root: string;

@@ -49,6 +49,7 @@ export {
   TLS_ERROR_CODES,
   withCleanup,
 } from './errors.ts';
+export { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 export type { InstantRange } from './instant.ts';
 export { exactInstant, INSTANT_FORMS, parseInstant } from './instant.ts';
 export { failureCode, ioError, isStorageFailure, systemErrorCode, withSystemCode } from './io-error.ts';

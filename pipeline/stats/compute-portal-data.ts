@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeDirectory, ObservatoryError, type Progress } from '../core/index.ts';
+import { inParallel, makeDirectory, ObservatoryError, PARALLEL_FILES, type Progress } from '../core/index.ts';
 import {
   CATALOGUE_FILE,
   type CatalogueEntry,
@@ -33,14 +33,12 @@ import { domainViews, queryDomainDocuments } from './domains.ts';
 import { erratumViews } from './errata.ts';
 import { queryHistory } from './history.ts';
 import { loadHistoryState } from './history-state.ts';
-import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import { LATEST_FILE, LATEST_NAME, latestAlias, latestWeekly } from './latest-alias.ts';
-import { DOWNLOADS_DIR } from './link-downloads.ts';
 import { portalCharts } from './portal-charts.ts';
 import type { DownloadFile, ExpansionView, PortalData, SnapshotView } from './portal-data.ts';
 import { PORTAL_DATA_FILE } from './portal-data.ts';
 import { computeReproductions } from './reproductions.ts';
-import type { StatsOptions } from './stats-options.ts';
+import { DOWNLOADS_DIR, type StatsOptions } from './stats-options.ts';
 import { evaluationViews, readEstimations, readEvaluations } from './strategy-outputs.ts';
 import { whatChangesView } from './what-changes.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeDirectory } from '../core/index.ts';
+import { inParallel, makeDirectory, PARALLEL_FILES } from '../core/index.ts';
 import {
   type DescriptionPart,
   DescriptionWriter,
@@ -11,7 +11,6 @@ import {
   seriesQuads,
   snapshotQuads,
 } from './dataset-description.ts';
-import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 import type { ExpansionView, SnapshotView } from './portal-data.ts';
 
 const WINDOW = 256;

@@ -261,6 +261,6 @@ export const PORTAL_DATA_FILE = 'portal.json';
 /**
  * Written beside portal.json by each build: the names of the snapshots whose pages Astro renders.
  * The other snapshot pages are the cached output of an earlier build from the same input
- * (pipeline/stats/page-cache.ts), so a rebuild renders the new snapshots' pages only.
+ * (pipeline/portal/page-cache.ts), so a rebuild renders the new snapshots' pages only.
  */
 export const RENDERED_PAGES_FILE = 'snapshot-pages.json';

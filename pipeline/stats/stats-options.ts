@@ -1,5 +1,11 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { invalidInput } from '../core/index.ts';
+
+/** Where `npm run portal` and `observatory stats` write portal.json when no data folder is given (git-ignored). */
+export const DEFAULT_DATA_DIR = join(new URL('../../site/', import.meta.url).pathname, 'src/data/generated');
+
+/** The folder of the built site that mirrors the snapshots folder when downloads are served with the site. */
+export const DOWNLOADS_DIR = 'snapshots';
 
 /** Where the stats stage reads and writes, validated once into absolute paths and `/`-terminated URLs. */
 export interface StatsOptions {
@@ -74,7 +80,10 @@ export function statsOptions(input: {
     dataDir,
     cacheDir: resolve(input.cacheDir ?? resolve(dataDir, 'cache')),
     baseUrl,
-    downloadsUrl: httpUrl('--downloads-url', input.downloadsUrl ?? snapshotsUrl ?? `${baseUrl}snapshots/`),
+    downloadsUrl: httpUrl(
+      '--downloads-url',
+      input.downloadsUrl ?? snapshotsUrl ?? `${baseUrl}${DOWNLOADS_DIR}/`,
+    ),
     snapshotsUrl,
     publisher: publisher ?? null,
     contact: input.contact === undefined ? null : contactUrl(input.contact),

@@ -15,8 +15,9 @@ import { IDENTICAL_PAYLOAD_DIGEST, readArchivedResponse } from '../../pipeline/a
 import { clockStartingAt } from '../../pipeline/core/index.ts';
 import { WEEK } from '../../pipeline/schedule/index.ts';
 import { type SimWeb, startSimWeb } from '../../pipeline/simweb/index.ts';
-import { openDuckDb, readManifest, reparseSnapshot, verifySnapshot } from '../../pipeline/snapshot/index.ts';
+import { readManifest, reparseSnapshot, verifySnapshot } from '../../pipeline/snapshot/index.ts';
 import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
+import { readRows as rows } from '../snapshot/read-rows.ts';
 import { sha256, splitRecord } from './warc-reader.ts';
 
 const W0 = Date.UTC(2026, 0, 5);
@@ -24,15 +25,6 @@ const WEEK1 = '2026-01-05';
 const WEEK2 = '2026-01-12';
 let sim: SimWeb;
 let root: string;
-
-async function rows(sql: string): Promise<unknown[][]> {
-  const session = await openDuckDb();
-  try {
-    return (await session.connection.runAndReadAll(sql)).getRows();
-  } finally {
-    session.close();
-  }
-}
 
 const documents = (r: string, week: string) => `read_parquet('${join(r, week, 'documents.parquet')}')`;
 

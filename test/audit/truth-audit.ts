@@ -4,7 +4,7 @@
  * every figure of portal.json and a few rendered numbers against it.
  */
 import { join } from 'node:path';
-import { type BuiltPortal, buildPortal } from '../../pipeline/stats/index.ts';
+import { type BuiltPortal, buildPortal } from '../../pipeline/portal/index.ts';
 import {
   type AuditMode,
   type AuditSeries,

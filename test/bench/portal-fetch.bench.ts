@@ -10,9 +10,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { buildPortal, servePortal } from '../../pipeline/portal/index.ts';
 import { startSimWeb } from '../../pipeline/simweb/index.ts';
 import { TABLES_DIR } from '../../pipeline/snapshot/index.ts';
-import { buildPortal, servePortal } from '../../pipeline/stats/index.ts';
 import { rdfDocuments, simWeekly } from '../observe/sim-weekly.ts';
 
 const W0 = Date.UTC(2026, 0, 5);

@@ -11,7 +11,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BuiltPortal, buildPortal } from '../../pipeline/stats/index.ts';
+import { type BuiltPortal, buildPortal } from '../../pipeline/portal/index.ts';
 import { buildSeries } from '../portal/series.ts';
 import { publishEntries, writeTenYears } from '../portal/ten-years.ts';
 

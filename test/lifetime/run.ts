@@ -162,7 +162,7 @@ try {
   // from scratch: no cache, and no deployed site to take history totals from
   await year.stopServers();
   const scratch = join(out, 'ci', 'scratch');
-  const { servePortal } = await import('../../pipeline/stats/index.ts');
+  const { servePortal } = await import('../../pipeline/portal/index.ts');
   const snapshots = await servePortal({ dir: root, port: Number(new URL(year.snapshotsUrl).port) });
   const build = await cli([
     'portal',

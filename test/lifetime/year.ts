@@ -21,8 +21,8 @@ import {
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { servePortal } from '../../pipeline/portal/index.ts';
 import { SLOT_MS, SLOTS_PER_WEEK, seededRandom, WEEK } from '../../pipeline/schedule/index.ts';
-import { servePortal } from '../../pipeline/stats/index.ts';
 import { type RunningCli, startCli, type Version } from './cli-process.ts';
 import { bytesByKind, FILE_KINDS, type FileKind } from './folder-bytes.ts';
 import { phaseSince, type RunPhase } from './incomplete-phase.ts';

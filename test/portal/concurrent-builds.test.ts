@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { buildPortal } from '../../pipeline/stats/index.ts';
+import { buildPortal } from '../../pipeline/portal/index.ts';
 import { publishSampleWeeks } from '../snapshot/sample-crawl.ts';
 
 // Astro writes prerender chunks under its working folder when the output lies elsewhere; builds

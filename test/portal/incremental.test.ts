@@ -10,9 +10,9 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { buildPortal } from '../../pipeline/portal/index.ts';
 import type { CatalogueEntry } from '../../pipeline/snapshot/index.ts';
 import { digestCachePath } from '../../pipeline/stats/digest-cache.ts';
-import { buildPortal } from '../../pipeline/stats/index.ts';
 import { siteTree } from './site-tree.ts';
 import { publishEntries, writeTenYears } from './ten-years.ts';
 

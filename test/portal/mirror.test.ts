@@ -4,8 +4,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { type PortalServer, servePortal } from '../../pipeline/portal/index.ts';
 import { listSnapshots, openDuckDb, queryRows } from '../../pipeline/snapshot/index.ts';
-import { type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
 import { publishSampleWeeks } from '../snapshot/sample-crawl.ts';
 
 /**

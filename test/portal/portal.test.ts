@@ -12,10 +12,15 @@ import {
   crawlConfig,
   flagName,
 } from '../../pipeline/core/index.ts';
+import {
+  type BuiltPortal,
+  buildPortal,
+  type PortalServer,
+  servePortal,
+} from '../../pipeline/portal/index.ts';
+import { REPLAY_BUNDLE } from '../../pipeline/portal/replay-bundle.ts';
 import { estimateCrawl, readHistoryStats } from '../../pipeline/schedule/index.ts';
 import { readManifest } from '../../pipeline/snapshot/index.ts';
-import { type BuiltPortal, buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
-import { REPLAY_BUNDLE } from '../../pipeline/stats/replay-bundle.ts';
 import { SOURCE_REPOSITORY } from '../../pipeline/stats/source-repository.ts';
 import { openBrowser, type TestBrowser } from './browser.ts';
 import { HOSTILE_CLASS, HOSTILE_URLS } from './hostile-site.ts';

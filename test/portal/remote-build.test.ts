@@ -9,7 +9,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
+import { buildPortal, type PortalServer, servePortal } from '../../pipeline/portal/index.ts';
 import { publishWeek, source, WEEK1, WEEK2, week1, week2 } from '../snapshot/sample-crawl.ts';
 import { siteTree } from './site-tree.ts';
 

@@ -6,8 +6,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { buildPortal, type PortalServer, servePortal } from '../../pipeline/portal/index.ts';
 import { listSnapshots } from '../../pipeline/snapshot/index.ts';
-import { buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
 import { publishSampleWeeks } from '../snapshot/sample-crawl.ts';
 import { openBrowser } from './browser.ts';
 

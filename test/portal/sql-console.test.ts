@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { CrawledDocument, Statement } from '../../pipeline/core/index.ts';
+import { DUCKDB_BUNDLE } from '../../pipeline/portal/duckdb-wasm-bundle.ts';
+import { buildPortal, type PortalServer, servePortal } from '../../pipeline/portal/index.ts';
+import { REPLAY_BUNDLE } from '../../pipeline/portal/replay-bundle.ts';
 import { listSnapshots, openDuckDb, queryRows } from '../../pipeline/snapshot/index.ts';
 import { QUERIES_DIR } from '../../pipeline/stats/doc-queries.ts';
-import { DUCKDB_BUNDLE } from '../../pipeline/stats/duckdb-wasm-bundle.ts';
-import { buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
-import { REPLAY_BUNDLE } from '../../pipeline/stats/replay-bundle.ts';
 import { publishWeek, record, source, WEEK1, WEEK2 } from '../snapshot/sample-crawl.ts';
 import { openBrowser, refuseBeyondLocalhost, type TestBrowser } from './browser.ts';
 

@@ -10,8 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import {
+  type BuiltPortal,
+  buildPortal,
+  type PortalServer,
+  servePortal,
+} from '../../pipeline/portal/index.ts';
 import { openDuckDb, queryRows } from '../../pipeline/snapshot/index.ts';
-import { type BuiltPortal, buildPortal, type PortalServer, servePortal } from '../../pipeline/stats/index.ts';
 import { openBrowser, type TestBrowser } from './browser.ts';
 import { buildSeries } from './series.ts';
 

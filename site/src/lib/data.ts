@@ -7,7 +7,7 @@ import {
   RENDERED_PAGES_FILE,
   type SnapshotView,
 } from '../../../pipeline/stats/portal-data.ts';
-import { REPLAY_INFO_FILE, type ReplayInfo } from '../../../pipeline/stats/replay-bundle.ts';
+import { REPLAY_INFO_FILE, type ReplayInfo } from '../../../pipeline/portal/replay-bundle.ts';
 import { SOURCE_REPOSITORY } from '../../../pipeline/stats/source-repository.ts';
 
 const dir = process.env.OBSERVATORY_PORTAL_DATA ?? new URL('../data/generated', import.meta.url).pathname;
@@ -15,7 +15,7 @@ const dir = process.env.OBSERVATORY_PORTAL_DATA ?? new URL('../data/generated', 
 /** The portal's data, as pipeline/stats wrote it. */
 export const data: PortalData = JSON.parse(readFileSync(join(dir, PORTAL_DATA_FILE), 'utf8'));
 
-/** The WACZ the Replay page opens (pipeline/stats/replay-archive.ts); null when the build published none. */
+/** The WACZ the Replay page opens (pipeline/portal/replay-archive.ts); null when the build published none. */
 export const replay: ReplayInfo | null = (() => {
   try {
     return JSON.parse(readFileSync(join(dir, REPLAY_INFO_FILE), 'utf8'));
@@ -25,7 +25,7 @@ export const replay: ReplayInfo | null = (() => {
 })();
 
 /**
- * The snapshots whose pages this build renders: those pipeline/stats/page-cache.ts did not find in
+ * The snapshots whose pages this build renders: those pipeline/portal/page-cache.ts did not find in
  * its cache (every snapshot when the list is absent, as in `astro dev`).
  */
 export const renderedSnapshots: readonly SnapshotView[] = (() => {

@@ -1,5 +1,5 @@
 // The SQL console's browser code (site/src/pages/query.astro, the only page with JavaScript):
-// DuckDB-WASM, from the site's own copy of one bundle (pipeline/stats/duckdb-wasm-bundle.ts), reads
+// DuckDB-WASM, from the site's own copy of one bundle (pipeline/portal/duckdb-wasm-bundle.ts), reads
 // the published Parquet over HTTP, asking for the byte ranges a query needs (footer, then the
 // column chunks of the row groups its filters keep; docs/portal.md, "SQL console").
 import * as duckdb from '@duckdb/duckdb-wasm';

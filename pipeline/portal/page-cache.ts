@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
-import { makeDirectory } from '../core/index.ts';
+import { inParallel, makeDirectory, PARALLEL_FILES } from '../core/index.ts';
 import { linkOrCopy } from '../snapshot/index.ts';
-import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
-import type { PortalData, SnapshotView } from './portal-data.ts';
+import type { PortalData, SnapshotView } from '../stats/index.ts';
 import type { SiteFile } from './site-sync.ts';
 
 /**

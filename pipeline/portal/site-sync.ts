@@ -2,9 +2,15 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { makeDirectory, type OwnedFolder, prepareOwnedFolder, replaceFile } from '../core/index.ts';
+import {
+  inParallel,
+  makeDirectory,
+  type OwnedFolder,
+  PARALLEL_FILES,
+  prepareOwnedFolder,
+  replaceFile,
+} from '../core/index.ts';
 import { linkOrCopy } from '../snapshot/index.ts';
-import { inParallel, PARALLEL_FILES } from './in-parallel.ts';
 
 /**
  * One file of the built site: a hard link to (or with `copy`, a copy of) a file, or a text, with

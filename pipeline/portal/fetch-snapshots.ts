@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { makeDirectory, ObservatoryError, replaceFile } from '../core/index.ts';
+import { inParallel, makeDirectory, ObservatoryError, replaceFile } from '../core/index.ts';
 import {
   CATALOGUE_FILE,
   type CatalogueEntry,
@@ -22,11 +22,15 @@ import {
   type TableName,
   writeFileAtomic,
 } from '../snapshot/index.ts';
-import { cachedDigest } from './digest-cache.ts';
-import { HISTORY_DIR, HISTORY_KEY_FILE, historyFilesOf, historyReads } from './history-state.ts';
-import { inParallel } from './in-parallel.ts';
-import { latestWeekly } from './latest-alias.ts';
-import { roundCrawls } from './reproductions.ts';
+import {
+  cachedDigest,
+  HISTORY_DIR,
+  HISTORY_KEY_FILE,
+  historyFilesOf,
+  historyReads,
+  latestWeekly,
+  roundCrawls,
+} from '../stats/index.ts';
 
 /** What a fetch of the portal's inputs brought over the network. */
 export interface FetchedInputs {

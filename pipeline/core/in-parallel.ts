@@ -1,4 +1,4 @@
-/** How many per-snapshot file operations a build keeps pending at once. */
+/** How many per-snapshot file operations the portal data and its build keep pending at once. */
 export const PARALLEL_FILES = 32;
 
 /**

@@ -12,25 +12,35 @@ import {
   withSystemCode,
 } from '../core/index.ts';
 import { CATALOGUE_FILE, TABLES_DIR } from '../snapshot/index.ts';
-import { computePortalData, DATASET_JSONLD, DATASET_TURTLE, URL_LIST } from './compute-portal-data.ts';
+import {
+  computePortalData,
+  DATASET_JSONLD,
+  DATASET_TURTLE,
+  DEFAULT_DATA_DIR,
+  DOWNLOADS_DIR,
+  type DownloadableSnapshot,
+  HISTORY_DIR,
+  historyFiles,
+  LATEST_FILE,
+  LATEST_NAME,
+  latestWeekly,
+  type PortalData,
+  RENDERED_PAGES_FILE,
+  statsOptions,
+  URL_LIST,
+} from '../stats/index.ts';
 import { duckdbBundleFiles } from './duckdb-wasm-bundle.ts';
 import { type FetchedInputs, fetchPortalInputs, PORTAL_STATE_DIR } from './fetch-snapshots.ts';
-import { HISTORY_DIR, historyFiles } from './history-state.ts';
-import { LATEST_FILE, LATEST_NAME, latestWeekly } from './latest-alias.ts';
-import { DOWNLOADS_DIR, downloadSiteFiles, tableViewFiles } from './link-downloads.ts';
+import { downloadSiteFiles, tableViewFiles } from './link-downloads.ts';
 import { planSnapshotPages, siteVersion } from './page-cache.ts';
-import { type DownloadableSnapshot, type PortalData, RENDERED_PAGES_FILE } from './portal-data.ts';
 import { replayArchive } from './replay-archive.ts';
 import { fileIdentity, folderFiles, type SiteFile, syncSite } from './site-sync.ts';
-import { statsOptions } from './stats-options.ts';
 
 /** Beside portal.json: which files the last build put into which output folder (site-sync.ts). */
 const SITE_RECORD_FILE = 'site-files.json';
 
 /** The Astro project. */
 export const SITE_DIR = new URL('../../site/', import.meta.url).pathname;
-/** Where `npm run portal` writes portal.json when no data folder is given (git-ignored). */
-export const DEFAULT_DATA_DIR = join(SITE_DIR, 'src/data/generated');
 
 /** What `buildPortal` needs; only `root` and `out` are required. */
 export interface BuildPortalOptions {

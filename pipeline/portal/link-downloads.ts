@@ -1,10 +1,7 @@
 import { join } from 'node:path';
 import { parquetFileName, TABLE_NAMES, type TableName, tableViewPath } from '../snapshot/index.ts';
-import type { DownloadableSnapshot, DownloadFile } from './portal-data.ts';
+import { DOWNLOADS_DIR, type DownloadableSnapshot, type DownloadFile } from '../stats/index.ts';
 import type { SiteFile } from './site-sync.ts';
-
-/** The folder of the built site that mirrors the snapshots folder when downloads are served with the site. */
-export const DOWNLOADS_DIR = 'snapshots';
 
 /** One snapshot's table at its place in the tables/ view (hive partitions by kind and date). */
 export interface TableViewFile {

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { makeDirectory, temporaryFor } from '../core/index.ts';
 import { hasArchiveFiles, readManifest, writeWacz } from '../snapshot/index.ts';
-import { latestWeekly } from './latest-alias.ts';
-import type { SnapshotView } from './portal-data.ts';
+import { latestWeekly, type SnapshotView } from '../stats/index.ts';
 import { REPLAY_DIR, REPLAY_INFO_FILE, type ReplayInfo, replayBundleFiles } from './replay-bundle.ts';
 import type { SiteFile } from './site-sync.ts';
 
