@@ -19,6 +19,7 @@
  * `quiet,hogs`) which states.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,14 +172,26 @@ async function crawlOnce(
 }
 
 /** One child process per core spinning on the CPU; stop() ends them. */
-function startHogs(): { stop(): void } {
+/**
+ * One spinning child process per core. stop() says what share of the wall time each hog ran (its
+ * user + system CPU from /proc over its lifetime): near 1 shows the machine was busy all along.
+ */
+function startHogs(): { stop(): number[] } {
+  const started = performance.now();
   const hogs: ChildProcess[] = [];
   for (let i = 0; i < availableParallelism(); i++) {
     hogs.push(spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }));
   }
   return {
     stop() {
+      const wallS = (performance.now() - started) / 1000;
+      const shares = hogs.map((hog) => {
+        // /proc/<pid>/stat: utime and stime are the 14th and 15th fields, in clock ticks (100 a second)
+        const fields = readFileSync(`/proc/${hog.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / 100 / wallS;
+      });
       for (const hog of hogs) hog.kill('SIGKILL');
+      return shares;
     },
   };
 }
@@ -226,6 +239,7 @@ export default async function (): Promise<void> {
     ...['--latency-scale', String(LATENCY_SCALE), '--faults', '0'],
   ]);
   const crawls: Crawl[] = [];
+  let hogShares: string | null = null;
   try {
     const kernel = await kernelOf(server.port);
     process.stdout.write(
@@ -239,13 +253,15 @@ export default async function (): Promise<void> {
           for (const policy of order) crawls.push(await crawlOnce(server.port, kernel, policy, state, run));
         }
       } finally {
-        hogs?.stop();
+        const shares = hogs?.stop();
+        if (shares) hogShares = shares.map((share) => share.toFixed(2)).join(', ');
       }
     }
   } finally {
     server.stop();
   }
   print(crawls);
+  if (hogShares) process.stdout.write(`\nCPU of each hog over its wall time: ${hogShares}\n`);
   process.stdout.write(
     `\npeak RSS of the crawler process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB\n`,
   );
