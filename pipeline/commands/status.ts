@@ -27,6 +27,9 @@ function describe(h: Health): string {
     `last weekly snapshot: ${run(h.lastWeekly)}; next due ${h.nextWeeklyDue ?? 'now'}`,
     `last tick: ${run(h.lastTick)}; next re-visit due ${h.nextTickDue ?? 'none scheduled'}`,
     ...h.runs.map((r) => `run ${r.name}: ${r.state}${r.startedAt ? ` (started ${r.startedAt})` : ''}`),
+    ...(h.runLock
+      ? [`run lock held by pid ${h.runLock.pid}: a weekly snapshot, tick or expansion is at work`]
+      : []),
     ...h.staleLocks.map((l) => `stale lock ${l.path} (pid ${l.pid} is gone; the next run takes it over)`),
     `disk: ${size(h.disk.usedBytes)} used of ${size(h.disk.totalBytes)}, ${size(h.disk.freeBytes)} free; ` +
       `${size(h.disk.growthBytesPerWeek)} published a week` +

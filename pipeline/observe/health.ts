@@ -50,6 +50,11 @@ export interface Health {
   }>;
   /** Runs whose damaged run.json was moved aside (folder names in .incomplete/). */
   readonly movedAside: readonly string[];
+  /**
+   * The live process holding the root's run lock: a weekly snapshot, a tick or an expansion at
+   * work (an expansion keeps no run in .incomplete/, so this is how it shows); null when none.
+   */
+  readonly runLock: { readonly pid: number } | null;
   /** Locks whose holder no longer runs (the next run takes them over). */
   readonly staleLocks: ReadonlyArray<{ readonly path: string; readonly pid: number }>;
   readonly disk: {
@@ -162,6 +167,7 @@ export async function observatoryHealth(root: string, now: number, limits: Healt
     overdueDocuments: due?.overdue ?? 0,
     runs: runViews,
     movedAside,
+    runLock: runLock?.alive ? { pid: runLock.pid } : null,
     staleLocks,
     disk: {
       totalBytes,

@@ -193,7 +193,7 @@ export function reportDamagedRun(damaged: DamagedRun, consequence: string, logge
   );
 }
 
-/** The root's run lock: one crawl (weekly or tick) at a time per snapshots folder. */
+/** The root's run lock: one crawl (weekly, tick or expansion) at a time per snapshots folder. */
 export function runLockPath(root: string): string {
   return join(root, INCOMPLETE_DIR, 'run.lock');
 }

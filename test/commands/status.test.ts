@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { acquirePidLock } from '../../pipeline/core/index.ts';
 import type { Health } from '../../pipeline/observe/index.ts';
 import { deadPid } from '../core/dead-pid.ts';
 import { publishSampleWeeks, schedule, WEEK2 } from '../snapshot/sample-crawl.ts';
@@ -112,6 +113,22 @@ test('an interrupted run, a damaged run and a stale lock are reported, and nothi
   assert.ok(health.problems.some((p) => /2026-11-25T0900Z has a damaged run\.json/.test(p)));
   assert.deepEqual(await tree(), before, 'status changed nothing');
   await rm(base, { recursive: true, force: true });
+});
+
+test('a run at work shows as the live holder of the run lock, an expansion too (it keeps no run in .incomplete/)', async () => {
+  await mkdir(join(root, '.incomplete'), { recursive: true });
+  const release = await acquirePidLock(join(root, '.incomplete', 'run.lock'));
+  try {
+    const { status: code, health } = await status(WEEK2 + 2 * DAY);
+    assert.equal(code, 0, 'a run at work needs nobody');
+    assert.deepEqual(health.runLock, { pid: process.pid });
+    assert.deepEqual(health.staleLocks, []);
+    const text = await runCli(['status', '--root', root, '--now', new Date(WEEK2 + 2 * DAY).toISOString()]);
+    assert.match(text.stdout, new RegExp(`run lock held by pid ${process.pid}`));
+  } finally {
+    await release();
+  }
+  assert.equal((await status(WEEK2 + 2 * DAY)).health.runLock, null);
 });
 
 test('a root that is not there is bad input: exit 2', async () => {
