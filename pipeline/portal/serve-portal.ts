@@ -51,7 +51,7 @@ export interface ServeOptions {
   readonly basePath?: string;
 }
 
-interface FoundFile {
+export interface FoundFile {
   readonly path: string;
   readonly size: number;
   readonly mtime: Date;
@@ -96,7 +96,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 /** Answers with a file: whole, one byte range (206), 416 outside it, or 304 when the client's copy is current. */
-function sendFile(req: IncomingMessage, res: ServerResponse, file: FoundFile, status: number): void {
+export function sendFile(req: IncomingMessage, res: ServerResponse, file: FoundFile, status: number): void {
   // size and modification time change whenever a rebuild replaces a file: a validator without reading it
   const etag = `"${file.size.toString(16)}-${file.mtime.getTime().toString(16)}"`;
   const lastModified = file.mtime.toUTCString();
@@ -124,6 +124,10 @@ function sendFile(req: IncomingMessage, res: ServerResponse, file: FoundFile, st
     ...(range === 'whole' ? {} : { 'content-range': `bytes ${first}-${last}/${file.size}` }),
   });
   if (req.method === 'HEAD' || file.size === 0) return void res.end();
+  // a client that hung up while the file was looked up (a range reader moving on, a page closed):
+  // pipeline throws at once on a destroyed response, and in this async handler that is an
+  // unhandled rejection, which ends the server
+  if (res.destroyed) return;
   // pipeline, not pipe: a client that hangs up mid-file (as range readers do) or a file replaced by a
   // rebuild while it is read ends this response instead of leaking the stream or crashing the server
   pipeline(createReadStream(file.path, { start: first, end: last }), res, () => {});

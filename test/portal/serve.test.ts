@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildPortal, type PortalServer, servePortal } from '../../pipeline/portal/index.ts';
+import { sendFile } from '../../pipeline/portal/serve-portal.ts';
 import { listSnapshots } from '../../pipeline/snapshot/index.ts';
 import { publishSampleWeeks } from '../snapshot/sample-crawl.ts';
 import { openBrowser } from './browser.ts';
@@ -105,6 +107,33 @@ test('single byte ranges: 206 with exactly the bytes on disk, 416 outside the fi
       `${range}`,
     );
   }
+});
+
+test('a client that hung up before its file is sent is let go: nothing thrown, the server goes on', async () => {
+  const path = join(root, (await listSnapshots(root)).at(-1)!.name, 'documents.parquet');
+  const file = { path, size: parquet.length, mtime: new Date() };
+  let thrown: unknown = 'not asked';
+  const hungUp = createServer((req, res) => {
+    // as when the client closed the connection while the server looked the file up
+    res.destroy();
+    try {
+      sendFile(req, res, file, 200);
+      thrown = null;
+    } catch (error) {
+      thrown = error;
+    }
+  });
+  await new Promise<void>((listening) => hungUp.listen(0, '127.0.0.1', listening));
+  const { port } = hungUp.address() as AddressInfo;
+  await new Promise<void>((done) => {
+    const req = request({ host: '127.0.0.1', port, path: '/documents.parquet' });
+    req.on('error', () => done());
+    req.on('response', () => done());
+    req.end();
+  });
+  hungUp.close();
+  assert.equal(thrown, null);
+  assert.equal((await fetch(parquetUrl)).status, 200);
 });
 
 test('HEAD answers with the headers of GET and no body', async () => {
