@@ -19,7 +19,7 @@ interface WaczCliOptions {
 export function waczCommand(): Command {
   return new Command('wacz')
     .description(
-      "package a snapshot's archive as WACZ 1.1.1 (ReplayWeb.page, pywb), with the earlier records its revisits refer to",
+      "package a snapshot's archive as WACZ 1.1.1 (for ReplayWeb.page), with the earlier records its revisits refer to",
     )
     .argument('<folder>', 'a published snapshot folder')
     .option('--out <file>', 'where the WACZ goes (default: <snapshot name>.wacz here; - for standard output)')
