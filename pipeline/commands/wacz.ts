@@ -1,10 +1,10 @@
 import { createWriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { Command } from 'commander';
-import { ioError, ObservatoryError, temporaryFor } from '../core/index.ts';
-import { writeWacz } from '../snapshot/index.ts';
+import { ObservatoryError, replaceFile } from '../core/index.ts';
+import { type WaczSummary, writeWacz } from '../snapshot/index.ts';
 
 interface WaczCliOptions {
   out?: string;
@@ -35,18 +35,15 @@ export function waczCommand(): Command {
         return;
       }
       const target = resolve(options.out ?? `${basename(source)}.wacz`);
-      const temporary = await temporaryFor(target);
-      try {
+      let summary: WaczSummary | undefined;
+      await replaceFile(target, async (temporary) => {
         const out = createWriteStream(temporary);
-        const summary = await writeWacz(source, out);
+        summary = await writeWacz(source, out);
         await finished(out);
-        await rename(temporary, target);
-        process.stderr.write(
-          `${target}: ${summary.snapshot}, ${summary.warcFiles.length} WARC files, ${summary.referredRecords} earlier records its revisits refer to, ${summary.pages} pages\n`,
-        );
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw error instanceof ObservatoryError ? error : ioError('write', target, error);
-      }
+      });
+      const { snapshot, warcFiles, referredRecords, pages } = summary!;
+      process.stderr.write(
+        `${target}: ${snapshot}, ${warcFiles.length} WARC files, ${referredRecords} earlier records its revisits refer to, ${pages} pages\n`,
+      );
     });
 }

@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs';
-import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { makeDirectory, temporaryFor } from '../core/index.ts';
+import { makeDirectory, replaceFile } from '../core/index.ts';
 import { hasArchiveFiles, readManifest, writeWacz } from '../snapshot/index.ts';
 import { latestWeekly, type SnapshotView } from '../stats/index.ts';
 import { REPLAY_DIR, REPLAY_INFO_FILE, type ReplayInfo, replayBundleFiles } from './replay-bundle.ts';
@@ -35,15 +35,11 @@ export async function replayArchive(
     for (const other of await readdir(dir))
       if (other.endsWith('.wacz') && other !== name) await rm(join(dir, other), { force: true });
     if (!(await stat(cached).catch(() => null))) {
-      const temporary = await temporaryFor(cached);
-      try {
+      await replaceFile(cached, async (temporary) => {
         const out = createWriteStream(temporary);
         await writeWacz(folder, out);
         await finished(out);
-        await rename(temporary, cached);
-      } finally {
-        await rm(temporary, { force: true });
-      }
+      });
     }
     info = {
       snapshot: latest.name,
