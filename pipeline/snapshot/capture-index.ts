@@ -7,11 +7,19 @@ import type { ManifestFile } from './manifest.ts';
 /** The plain CDXJ index that folders of schema 3 to 5 publish beside their WARC files. */
 export const PLAIN_CDXJ_FILE = 'index.cdxj';
 
-/** A file of CDXJ lines as a DuckDB relation of one column, `line`: no delimiter, quote or escape can occur in it. */
+/**
+ * A file of CDXJ lines as a DuckDB relation of one column, `line`: no delimiter, quote or escape can
+ * occur in it. Buffers of 1 MiB (a line is at most a few times MAX_URL_LENGTH): DuckDB's default
+ * buffer, about 32 MiB a thread, does not fit reparse's lookup session (LOOKUP_MEMORY_LIMIT) once
+ * the file is larger than that, as a paper-size week's index.cdxj of schema 3-5 is.
+ */
 export function cdxjLinesSql(file: string): string {
-  return `read_csv(${sqlString(file)}, header = false, delim = '\\0', quote = '', escape = '',
+  return `read_csv(${sqlString(file)}, header = false, delim = '\\0', quote = '', escape = '', buffer_size = 1048576,
     columns = {'line': 'VARCHAR'})`;
 }
+
+/** DuckDB's memory for reparse's lookups of captures: a plain index.cdxj is scanned in it, at any size. */
+export const LOOKUP_MEMORY_LIMIT = '64MB';
 
 /** Where a capture's gzip member lies, as a CDXJ line names it. */
 export interface CapturePlace {

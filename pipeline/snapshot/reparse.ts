@@ -22,7 +22,7 @@ import { type ContextLoader, readDocument, readLimits } from '../rdf/index.ts';
 import { listedWarcFiles, revisitReferents } from './archive-dependencies.ts';
 import { contentSha256, decodedBody, READ_ERRORS } from './archived-body.ts';
 import { archivedContextLoader } from './archived-contexts.ts';
-import { openCaptureLookup } from './capture-index.ts';
+import { LOOKUP_MEMORY_LIMIT, openCaptureLookup } from './capture-index.ts';
 import { openDuckDb, queryRows, sqlString } from './duckdb-session.ts';
 import { hashFile } from './durable-fs.ts';
 import { corrupt } from './folder-error.ts';
@@ -221,7 +221,7 @@ export async function reparseSnapshot(options: ReparseOptions): Promise<Publishe
   const records = recordLimits(config);
   const warcs = listedWarcFiles(manifest);
   const rows = await openDuckDb({ memoryLimit: '128MB' });
-  const lookups = await openDuckDb({ memoryLimit: '64MB' });
+  const lookups = await openDuckDb({ memoryLimit: LOOKUP_MEMORY_LIMIT });
   try {
     const carried = await carriedSources(rows.connection, folder);
     for (const name of carried) await checkCarriedSource(folder, name);

@@ -14,7 +14,11 @@ import { getSurt } from 'warcio';
 import { cdxjLine } from '../../pipeline/archive/cdxj-fields.ts';
 import { BLOCK_LINES, CDX_GZ_FILE, IDX_FILE, writeZipNum } from '../../pipeline/archive/zipnum.ts';
 import { seededRandom } from '../../pipeline/schedule/index.ts';
-import { openCaptureLookup, PLAIN_CDXJ_FILE } from '../../pipeline/snapshot/capture-index.ts';
+import {
+  LOOKUP_MEMORY_LIMIT,
+  openCaptureLookup,
+  PLAIN_CDXJ_FILE,
+} from '../../pipeline/snapshot/capture-index.ts';
 import { openDuckDb } from '../../pipeline/snapshot/index.ts';
 
 const BLOCK_SIZES = [100, BLOCK_LINES, 1000, 3000];
@@ -61,8 +65,8 @@ const urlOf = (line: string) => JSON.parse(line.slice(line.indexOf(' {') + 1)).u
 
 async function measure(name: string, lines: readonly string[], lookups: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cdx-index-bench-'));
-  // reparse's lookups run at 64 MB, where the plain scan of a 200,000-line index runs out of memory
-  const session = await openDuckDb({ memoryLimit: '256MB' });
+  // as reparse looks captures up
+  const session = await openDuckDb({ memoryLimit: LOOKUP_MEMORY_LIMIT });
   try {
     writeFileSync(join(dir, PLAIN_CDXJ_FILE), `${lines.join('\n')}\n`);
     const plainBytes = statSync(join(dir, PLAIN_CDXJ_FILE)).size;

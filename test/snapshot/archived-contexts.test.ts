@@ -4,7 +4,7 @@
  * redirects followed, the body decoded as the crawler decodes it; never the network.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,7 +13,7 @@ import { WARCRecord, WARCSerializer } from 'warcio';
 import { cdxjEntries, IDX_FILE, writeZipNum } from '../../pipeline/archive/index.ts';
 import { readDocument } from '../../pipeline/rdf/index.ts';
 import { archivedContextLoader } from '../../pipeline/snapshot/archived-contexts.ts';
-import { openCaptureLookup } from '../../pipeline/snapshot/capture-index.ts';
+import { LOOKUP_MEMORY_LIMIT, openCaptureLookup } from '../../pipeline/snapshot/capture-index.ts';
 import { type DuckDbSession, openDuckDb } from '../../pipeline/snapshot/index.ts';
 
 const CONTEXT = '{"@context": {"name": "http://schema.org/name"}}';
@@ -118,3 +118,35 @@ for (const [form, files] of Object.entries(FORMS)) {
     await assert.rejects(limited('http://ctx.example/old'), { code: 'context_limit' });
   });
 }
+
+test("plain CDXJ of a paper-size week (200,000 lines) is looked up within reparse's memory", async () => {
+  const big = mkdtempSync(join(tmpdir(), 'archived-contexts-big-'));
+  const url = (i: number) => `http://data${i % 3}.pld${i % 650}.example/resource/Thing_${i}`;
+  const lines = Array.from(
+    { length: 200_000 },
+    (_, i) =>
+      `example,pld${i % 650},data${i % 3})/resource/thing_${i} 20260119000000 ${JSON.stringify({
+        url: url(i),
+        mime: 'text/turtle',
+        status: '200',
+        digest: `sha256:${i.toString(16).padStart(64, '0')}`,
+        length: '1000',
+        offset: String(i * 1000),
+        filename: 's-00000.warc.gz',
+      })}`,
+  ).sort();
+  writeFileSync(join(big, 'index.cdxj'), `${lines.join('\n')}\n`);
+  const lookups = await openDuckDb({ memoryLimit: LOOKUP_MEMORY_LIMIT });
+  try {
+    const index = await openCaptureLookup(big, { files: [] }, (run) => run(lookups.connection));
+    // before the index was read in 1 MiB buffers: "Out of Memory Error: could not allocate block"
+    assert.deepEqual(await index.last(url(199_999)), {
+      filename: 's-00000.warc.gz',
+      offset: 199_999_000,
+      length: 1000,
+    });
+  } finally {
+    lookups.close();
+    rmSync(big, { recursive: true, force: true });
+  }
+});
