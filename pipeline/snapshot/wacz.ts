@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
@@ -10,6 +10,7 @@ import { ZipFile } from 'yazl';
 import { cdxjEntries, recordLimits, responseBehind } from '../archive/index.ts';
 import { ObservatoryError, SOFTWARE_NAME, SOFTWARE_VERSION } from '../core/index.ts';
 import { listedWarcFiles, revisitReferents } from './archive-dependencies.ts';
+import { cdxjLinesSql } from './capture-index.ts';
 import { openDuckDb, sqlString } from './duckdb-session.ts';
 import { corrupt } from './folder-error.ts';
 import { type ManifestFile, readManifest, type SnapshotManifest } from './manifest.ts';
@@ -172,16 +173,29 @@ async function copyReferredRecords(
         header = false, delim = '\\t', quote = '', escape = '',
         columns = {'dir': 'VARCHAR', 'filename': 'VARCHAR', 'offset': 'BIGINT', 'length': 'BIGINT'})
       ORDER BY filename, "offset"`;
-    for await (const [dir, filename, offset, length] of streamRows(connection, sql)) {
-      const source = await open(join(dir as string, filename as string), 'r');
-      try {
+    // in file order: each earlier WARC file is opened once
+    const source = { path: '', handle: undefined as FileHandle | undefined };
+    try {
+      for await (const [dir, filename, offset, length] of streamRows(connection, sql)) {
+        const path = join(dir as string, filename as string);
+        if (source.handle === undefined || source.path !== path) {
+          await source.handle?.close();
+          source.handle = undefined;
+          source.handle = await open(path, 'r');
+          source.path = path;
+        }
         const bytes = Buffer.alloc(Number(length));
-        await source.read(bytes, 0, bytes.length, Number(offset));
+        const { bytesRead } = await source.handle.read(bytes, 0, bytes.length, Number(offset));
+        if (bytesRead !== bytes.length)
+          throw corrupt(
+            dir as string,
+            `${filename} ends before the record at ${offset} it holds (${length} bytes)`,
+          );
         await copy.write(bytes);
-      } finally {
-        await source.close();
+        records++;
       }
-      records++;
+    } finally {
+      await source.handle?.close();
     }
   } finally {
     await copy.close();
@@ -194,9 +208,7 @@ async function copyReferredRecords(
   } finally {
     await lines.close();
   }
-  // one column holding each whole line: no delimiter, quote or escape can occur in it
-  await connection.run(`COPY (SELECT line FROM read_csv(${sqlString(unsorted)}, header = false,
-      delim = '\\0', quote = '', escape = '', columns = {'line': 'VARCHAR'}) ORDER BY line)
+  await connection.run(`COPY (SELECT line FROM ${cdxjLinesSql(unsorted)} ORDER BY line)
     TO ${sqlString(join(scratch, 'referred.cdxj'))} (FORMAT csv, HEADER false, QUOTE '', DELIMITER '\\0')`);
   return { file, records };
 }

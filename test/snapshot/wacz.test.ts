@@ -173,6 +173,19 @@ test('a WARC file that is not the one its manifest lists fails the package, nami
   });
 });
 
+test('an earlier WARC file cut short fails the package, naming it, instead of packaging what is not there', async () => {
+  const copy = mkdtempSync(join(tmpdir(), 'wacz-cut-'));
+  for (const week of [WEEK1, WEEK2]) cpSync(join(root, week), join(copy, week), { recursive: true });
+  const earlier = `${WEEK1}-00000.warc.gz`;
+  const bytes = readFileSync(join(copy, WEEK1, earlier));
+  writeFileSync(join(copy, WEEK1, earlier), bytes.subarray(0, bytes.length >> 1));
+  await assert.rejects(packaged(join(copy, WEEK2)), (error: Error & { code?: string }) => {
+    assert.equal(error.code, 'corrupt');
+    assert.ok(error.message.includes(earlier), error.message);
+    return true;
+  });
+});
+
 test('observatory wacz writes the same bytes, and a folder without an archive is refused', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'wacz-cli-')), 'week.wacz');
   const run = await runCli(['wacz', join(root, WEEK2), '--out', out]);
