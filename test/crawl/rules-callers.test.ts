@@ -468,3 +468,21 @@ for (const c of CASES) {
     }
   });
 }
+
+test("the estimator reads an HTTP-date Retry-After against its answer's Date: the wait it replays is the crawl's, not the fetch's whole time more", async () => {
+  await retryCrawl('crawl');
+  const asked = documentRequests('crawl-retry-date.');
+  assert.equal(asked.length, 2);
+  const sample = (await retryHistory('crawl')).urls.get(retryPage('crawl', 'date'));
+  assert.ok(
+    sample?.retryAfterMs !== null && sample?.retryAfterMs !== undefined,
+    'the history has the Retry-After',
+  );
+  // the date names whole seconds, 3 to 5 s after its Date; read against the fetch's start it was the
+  // crawl's wait plus those seconds again
+  const gap = asked[1].at - asked[0].at;
+  assert.ok(
+    sample.retryAfterMs >= 2000 && sample.retryAfterMs <= gap + 2500,
+    `replayed ${sample.retryAfterMs} ms for a wait of ${gap} ms`,
+  );
+});

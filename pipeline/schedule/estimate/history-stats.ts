@@ -41,6 +41,8 @@ interface Row {
   readonly handedOver: boolean;
   readonly error: string | null;
   readonly retryAfter: string | null;
+  /** The answer's Date header (ms), what an HTTP-date in its Retry-After is read against; null without one. */
+  readonly answeredAt: number | null;
 }
 
 /**
@@ -76,8 +78,9 @@ function sampleOf(row: Row, robotsFirst: boolean, delayMs: number, past: PastCon
       ? past.maxAttempts - 1
       : 0;
   const requests = row.handedOver ? row.redirects : notSent ? 0 : 1 + row.redirects + retries;
-  // an HTTP-date is read against the fetch's start: its answer came at most the fetch's time later
-  const retryAfter = retryAfterMs(row.retryAfter, row.fetchedAt);
+  // an HTTP-date is read against the answer's own Date, as the crawler read it when the answer came;
+  // without one, against the fetch's end: the last answer of a retried fetch came long after its start
+  const retryAfter = retryAfterMs(row.retryAfter, row.answeredAt ?? row.fetchedAt + row.durationMs);
   const timedOut = row.error === 'timeout';
   if (requests === 0) return { requests, retries, retryAfterMs: null, requestMs: row.durationMs, timedOut };
   const sent = requests + (robotsFirst ? 1 : 0);
@@ -101,11 +104,11 @@ async function readRows(folder: string): Promise<Map<string, Row[]>> {
     const documents = readTableSql(file, 'documents', manifest.schemaVersion, manifest);
     const reader = await session.connection.runAndReadAll(
       `SELECT pld, url, epoch_ms(fetched_at), duration_ms, coalesce(redirects, 0), downloaded_by <> url, error,
-         headers['retry-after']
+         headers['retry-after'], headers['date']
        FROM (${documents}) ORDER BY pld, fetched_at, url`,
     );
     const byPld = new Map<string, Row[]>();
-    for (const [pld, url, at, duration, redirects, handedOver, error, retryAfter] of reader.getRows()) {
+    for (const [pld, url, at, duration, redirects, handedOver, error, retryAfter, date] of reader.getRows()) {
       const rows = byPld.get(pld as string) ?? [];
       byPld.set(pld as string, rows);
       rows.push({
@@ -117,6 +120,7 @@ async function readRows(folder: string): Promise<Map<string, Row[]>> {
         handedOver: handedOver === true,
         error: error as string | null,
         retryAfter: retryAfter as string | null,
+        answeredAt: typeof date === 'string' && !Number.isNaN(Date.parse(date)) ? Date.parse(date) : null,
       });
     }
     return byPld;
