@@ -1,10 +1,10 @@
 import { createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { open, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { Command } from 'commander';
 import { ObservatoryError, replaceFile } from '../core/index.ts';
-import { type WaczSummary, writeWacz } from '../snapshot/index.ts';
+import { MANIFEST_FILE, type WaczSummary, writeWacz } from '../snapshot/index.ts';
 
 interface WaczCliOptions {
   out?: string;
@@ -14,7 +14,8 @@ interface WaczCliOptions {
  * `observatory wacz FOLDER [--out FILE]`: packages a snapshot's archive as WACZ for ReplayWeb.page
  * on demand, so that no folder keeps a second copy of its WARC files (docs/archive.md, "Replay").
  * `--out -` streams it to standard output; a file is written beside its name and renamed into
- * place once whole.
+ * place once whole. One careless `--out` must not destroy data: an existing file is replaced only
+ * when it is a WACZ (a zip named .wacz), and never inside a snapshot folder, whose files are listed.
  */
 export function waczCommand(): Command {
   return new Command('wacz')
@@ -35,6 +36,7 @@ export function waczCommand(): Command {
         return;
       }
       const target = resolve(options.out ?? `${basename(source)}.wacz`);
+      await checkTarget(target);
       let summary: WaczSummary | undefined;
       await replaceFile(target, async (temporary) => {
         const out = createWriteStream(temporary);
@@ -46,4 +48,31 @@ export function waczCommand(): Command {
         `${target}: ${snapshot}, ${warcFiles.length} WARC files, ${referredRecords} earlier records its revisits refer to, ${pages} pages\n`,
       );
     });
+}
+
+const ZIP_SIGNATURE = Buffer.from('PK\x03\x04', 'latin1');
+
+/** Refuses (`invalid_input`) an output that would replace anything but a WACZ, or add a file to a snapshot folder. */
+async function checkTarget(target: string): Promise<void> {
+  const refuse = (why: string) =>
+    new ObservatoryError(
+      'invalid_input',
+      `--out ${target} ${why}: give a new file, or a .wacz written before`,
+    );
+  const inSnapshot = await stat(join(dirname(target), MANIFEST_FILE)).then(
+    () => true,
+    () => false,
+  );
+  if (inSnapshot) throw refuse('lies in a snapshot folder, whose files its manifest lists');
+  const existing = await stat(target).catch(() => null);
+  if (existing === null) return;
+  if (!existing.isFile() || !target.endsWith('.wacz')) throw refuse('exists and is not a WACZ');
+  const head = Buffer.alloc(ZIP_SIGNATURE.length);
+  const file = await open(target, 'r');
+  try {
+    await file.read(head, 0, head.length, 0);
+  } finally {
+    await file.close();
+  }
+  if (!head.equals(ZIP_SIGNATURE)) throw refuse('exists and is not a WACZ (not a zip file)');
 }

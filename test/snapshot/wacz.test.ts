@@ -5,7 +5,7 @@
  * week), pages.jsonl, and a datapackage.json whose hashes and sizes are those of the entries.
  */
 import assert from 'node:assert/strict';
-import { cpSync, createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -195,6 +195,27 @@ test('observatory wacz writes the same bytes, and a folder without an archive is
   const refused = await runCli(['wacz', empty, '--out', join(empty, 'x.wacz')]);
   assert.notEqual(refused.status, 0);
   assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
+});
+
+test('a careless --out destroys nothing: no file but a WACZ is replaced, nothing is added to a snapshot folder', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wacz-careless-'));
+  const notes = join(dir, 'notes.txt');
+  writeFileSync(notes, 'my notes\n');
+  const warc = join(root, WEEK2, summary.warcFiles[0]);
+  const before = readFileSync(warc);
+  for (const out of [notes, warc, join(root, WEEK1, 'week.wacz')]) {
+    const run = await runCli(['wacz', join(root, WEEK2), '--out', out]);
+    assert.equal(run.status, 2, `${out}: ${run.stderr}`);
+    assert.match(run.stderr, /invalid_input/);
+  }
+  assert.equal(readFileSync(notes, 'utf8'), 'my notes\n');
+  assert.ok(readFileSync(warc).equals(before), 'the WARC file is as it was');
+  assert.ok(!existsSync(join(root, WEEK1, 'week.wacz')));
+  // a package written before is replaced
+  const again = join(dir, 'week.wacz');
+  for (let i = 0; i < 2; i++)
+    assert.equal((await runCli(['wacz', join(root, WEEK2), '--out', again])).status, 0);
+  assert.ok(readFileSync(again).equals(zip));
 });
 
 test('a first snapshot refers to nothing: its package holds its own archive only', async () => {
