@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { createProgress, invalidInput, readUriList } from '../core/index.ts';
-import { removeExpansionWork, runExpansion, writeExpansion } from '../observe/index.ts';
+import {
+  claimExpansionWork,
+  expansionFiles,
+  removeExpansionWork,
+  runExpansion,
+  writeExpansion,
+} from '../observe/index.ts';
 import { addCoordinatorOption, coordinatedSetup } from './coordinator-option.ts';
 import {
   addCrawlOptions,
@@ -65,7 +71,12 @@ export function expandCommand(): Command {
     const hops = wholeNumber('--hops', o.hops);
     const seeds = await readUriList(o.seeds);
     if (seeds.length === 0) throw invalidInput('--seeds', 'a file with at least one URI', o.seeds);
-    const workDir = o.work ?? join(join(o.kernel, '..'), '.expand');
+    const report = o.report ?? o.kernel.replace(/(\.txt)?$/, '-report.json');
+    const work = claimExpansionWork(o.work ?? join(join(o.kernel, '..'), '.expand'), {
+      root: o.out,
+      files: [o.seeds, ...expansionFiles({ kernel: o.kernel, report })],
+    });
+    const workDir = work.path;
     const startedAt = new Date(setup.clock.now()).toISOString();
     const result = await runExpansion({
       seeds,
@@ -86,7 +97,6 @@ export function expandCommand(): Command {
       process.exitCode = 130;
       return;
     }
-    const report = o.report ?? o.kernel.replace(/(\.txt)?$/, '-report.json');
     await writeExpansion(
       result,
       { kernel: o.kernel, report },
@@ -96,7 +106,7 @@ export function expandCommand(): Command {
         endedAt: new Date(setup.clock.now()).toISOString(),
       },
     );
-    if (!o.keepWork) await removeExpansionWork(workDir);
+    if (!o.keepWork) await removeExpansionWork(work);
     process.stdout.write(
       `kernel: ${result.kernel.length} URIs on ${result.plds.length} PLDs -> ${o.kernel} (report ${report})\n`,
     );

@@ -22,6 +22,11 @@ export interface OutputClaim {
   readonly marker: string;
   /** Folders the output must neither be, lie in, nor hold (the snapshots root it reads, say). */
   readonly apart?: readonly string[];
+  /**
+   * The names an earlier version wrote in the folder before it marked its folders: a folder holding
+   * only such names is the command's own too (a run of that version, resumed after an upgrade).
+   */
+  readonly unmarked?: RegExp;
 }
 
 /** The path with symbolic links resolved as far as it exists, so that two names of one folder compare equal. */
@@ -65,7 +70,12 @@ export function claimOutputFolder(path: string, claim: OutputClaim): OwnedFolder
   if (existsSync(out)) {
     if (!statSync(out).isDirectory()) throw refuse('is not a folder');
     const entries = readdirSync(out);
-    if (entries.length > 0 && !entries.includes(claim.marker))
+    const earlier = claim.unmarked;
+    if (
+      entries.length > 0 &&
+      !entries.includes(claim.marker) &&
+      !(earlier && entries.every((e) => earlier.test(e)))
+    )
       throw refuse(`holds files it did not write (no ${claim.marker} in it)`);
   }
   return { path: out, marker: claim.marker, command: claim.command, option: claim.option };

@@ -1,6 +1,15 @@
 import { writeFileAtomic } from '../core/index.ts';
 import type { ExpansionResult } from './expansion.ts';
 
+/** The files `writeExpansion` writes: the kernel list, the report and the report for people beside it. */
+export function expansionFiles(files: { kernel: string; report: string }): string[] {
+  return [files.kernel, files.report, markdownReport(files.report)];
+}
+
+function markdownReport(report: string): string {
+  return `${report.replace(/\.json$/, '')}.md`;
+}
+
 /** Writes the kernel list and the expansion report (JSON and Markdown) next to it. */
 export async function writeExpansion(
   result: ExpansionResult,
@@ -17,7 +26,7 @@ export async function writeExpansion(
     plds: result.plds,
   };
   await writeFileAtomic(files.report, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFileAtomic(files.report.replace(/\.json$/, '') + '.md', expansionMarkdown(result, meta));
+  await writeFileAtomic(markdownReport(files.report), expansionMarkdown(result, meta));
 }
 
 /** The expansion report for people: per crawl and round, the paper's Figures 2-4 as a table. */

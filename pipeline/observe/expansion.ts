@@ -1,7 +1,14 @@
 import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
-import { makeDirectory, ObservatoryError, writeFileAtomic } from '../core/index.ts';
+import {
+  claimOutputFolder,
+  makeDirectory,
+  ObservatoryError,
+  type OwnedFolder,
+  prepareOwnedFolder,
+  writeFileAtomic,
+} from '../core/index.ts';
 import {
   type CrawlOptions,
   type CrawlResult,
@@ -123,6 +130,8 @@ async function expand(o: ExpansionOptions): Promise<ExpansionResult> {
   const publish =
     o.publish &&
     expansionPublisher(o.publish.root, o, { seeds: o.seeds.length, hops: o.hops }, o.publish.announce);
+  // marked as the expansion's own once its run may start (a refused run leaves no folder behind)
+  await prepareOwnedFolder(workFolder(o.workDir), { empty: false });
   const kernel = new Map<string, string>();
   const crawls: CrawlStatsSnapshot[] = [];
   let runStartedAt = Number.NaN;
@@ -200,7 +209,42 @@ async function expand(o: ExpansionOptions): Promise<ExpansionResult> {
   };
 }
 
-/** Removes the expansion's journals once the kernel is written. */
-export async function removeExpansionWork(workDir: string): Promise<void> {
-  await rm(workDir, { recursive: true, force: true });
+/** The expansion's work folder, marked by a file as the folder `expand` removes when done. */
+function workFolder(path: string): OwnedFolder {
+  return { path: resolve(path), marker: '.observatory-expand', command: 'expand', option: '--work' };
+}
+
+/**
+ * Claims `workDir` (`--work`) for the expansion's journals, before anything runs: the folder is
+ * removed once the kernel is written, so it must be new, empty or an earlier expansion's (marked,
+ * or holding only the `crawl-<i>` folders that versions before the mark wrote), and must neither be,
+ * lie in nor hold the snapshots root, nor hold `files` (the seeds, the kernel and the report):
+ * `--work ~` must not remove a home folder (it did). Refused `invalid_input`.
+ */
+export function claimExpansionWork(
+  workDir: string,
+  o: { readonly root: string; readonly files: readonly string[] },
+): OwnedFolder {
+  const { marker, command, option } = workFolder(workDir);
+  const work = claimOutputFolder(workDir, {
+    option,
+    command,
+    marker,
+    apart: [o.root],
+    unmarked: /^crawl-\d+$/,
+  });
+  for (const file of o.files) {
+    const inside = relative(work.path, resolve(file));
+    if (!inside.startsWith('..') && !isAbsolute(inside))
+      throw new ObservatoryError(
+        'invalid_input',
+        `--work ${work.path} holds ${resolve(file)}, which expand reads or writes; \`observatory expand\` removes its work folder when done: give it a folder of its own`,
+      );
+  }
+  return work;
+}
+
+/** Removes the expansion's journals once the kernel is written: the claimed folder, marker and all. */
+export async function removeExpansionWork(work: OwnedFolder): Promise<void> {
+  await rm(work.path, { recursive: true, force: true });
 }

@@ -6,8 +6,8 @@
  */
 export type { ObserveContext } from './crawl-and-publish.ts';
 export type { ExpansionOptions, ExpansionResult } from './expansion.ts';
-export { removeExpansionWork, runExpansion } from './expansion.ts';
-export { writeExpansion } from './expansion-report.ts';
+export { claimExpansionWork, removeExpansionWork, runExpansion } from './expansion.ts';
+export { expansionFiles, writeExpansion } from './expansion-report.ts';
 export type { Health, HealthLimits } from './health.ts';
 export { observatoryHealth } from './health.ts';
 export type { TickContext, TickOutcome } from './tick.ts';

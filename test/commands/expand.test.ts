@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -212,6 +212,50 @@ test('--no-publish keeps only the kernel and its report', async () => {
   assert.equal(run.status, 0, run.stderr);
   assert.ok(readFileSync(join(dir, 'kernel.txt'), 'utf8').split('\n').length > sim.coreSeeds.length);
   assert.deepEqual(await listSnapshots(root), []);
+});
+
+test("a careless --work destroys nothing: a folder of other files, the snapshots root or one holding the kernel is refused; an earlier expansion's is taken and removed when done", async () => {
+  const dir = join(work, 'careless');
+  const root = join(work, 'careless-snapshots');
+  const home = join(dir, 'home');
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, 'thesis.tex'), 'precious\n');
+  const args = (workDir: string, kernel = join(dir, 'kernel.txt')) => [
+    'expand',
+    ...['--seeds', seedsFile, '--kernel', kernel, '--work', workDir, '--out', root, '--no-publish'],
+    ...[
+      '--repeat',
+      '1',
+      '--hops',
+      '1',
+      '--now',
+      EXPANDED,
+      '--resolve',
+      sim.resolveRule,
+      '--allow-private',
+      ...pacing,
+    ],
+  ];
+  const refused = [
+    { given: args(home), why: /holds files it did not write/ },
+    { given: args(root), why: /is or lies inside/ },
+    { given: args(join(dir, 'own'), join(dir, 'own', 'kernel.txt')), why: /holds .*kernel\.txt/ },
+  ];
+  for (const { given, why } of refused) {
+    const run = await runCli(given);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, why);
+    assert.match(run.stderr, /invalid_input/);
+  }
+  assert.equal(readFileSync(join(home, 'thesis.tex'), 'utf8'), 'precious\n');
+  assert.ok(!existsSync(join(dir, 'kernel.txt')), 'nothing ran');
+  // a work folder of a version before the mark holds crawl folders only
+  const earlier = join(dir, 'earlier');
+  mkdirSync(join(earlier, 'crawl-1'), { recursive: true });
+  const run = await runCli(args(earlier));
+  assert.equal(run.status, 0, run.stderr);
+  assert.ok(existsSync(join(dir, 'kernel.txt')));
+  assert.ok(!existsSync(earlier), 'removed once the kernel is written');
 });
 
 test('--profile ldspider sets its bundle, recorded in the manifest, and an explicit option wins', async () => {
