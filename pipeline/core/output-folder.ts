@@ -47,6 +47,23 @@ const within = (inner: string, outer: string) => {
 };
 
 /**
+ * Refuses (`invalid_input`) a folder a command writes that is, lies in or holds one of `apart` (the
+ * snapshots it reads, say): its files would land among them, or its clean-up remove them. `why`
+ * ends the message: what the command does with the folder.
+ */
+export function keepApart(path: string, option: string, apart: readonly string[], why: string): void {
+  const out = resolve(path);
+  const real = realPath(out);
+  for (const other of apart) {
+    const kept = realPath(other);
+    const refuse = (what: string) =>
+      new ObservatoryError('invalid_input', `${option} ${out} ${what}; ${why}`);
+    if (within(real, kept)) throw refuse(`is or lies inside ${kept}, which it reads`);
+    if (within(kept, real)) throw refuse(`holds ${kept}, which it reads`);
+  }
+}
+
+/**
  * Checks that `path` may be the output folder of a command that may empty it, before anything is
  * done: a new or empty folder is taken, a folder an earlier run of the same command marked is
  * taken again, and anything else is refused (`invalid_input`), as is a folder that is, lies in or
@@ -56,17 +73,10 @@ const within = (inner: string, outer: string) => {
  */
 export function claimOutputFolder(path: string, claim: OutputClaim): OwnedFolder {
   const out = resolve(path);
+  const why = `\`observatory ${claim.command}\` writes and empties its folder: give it a new or empty one`;
   const refuse = (what: string) =>
-    new ObservatoryError(
-      'invalid_input',
-      `${claim.option} ${out} ${what}; \`observatory ${claim.command}\` writes and empties its folder: give it a new or empty one`,
-    );
-  const real = realPath(out);
-  for (const other of claim.apart ?? []) {
-    const kept = realPath(other);
-    if (within(real, kept)) throw refuse(`is or lies inside ${kept}, which it reads`);
-    if (within(kept, real)) throw refuse(`holds ${kept}, which it reads`);
-  }
+    new ObservatoryError('invalid_input', `${claim.option} ${out} ${what}; ${why}`);
+  keepApart(out, claim.option, claim.apart ?? [], why);
   if (existsSync(out)) {
     if (!statSync(out).isDirectory()) throw refuse('is not a folder');
     const entries = readdirSync(out);

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { invalidInput } from '../core/index.ts';
+import { invalidInput, keepApart } from '../core/index.ts';
 
 /** Where `npm run portal` and `observatory stats` write portal.json when no data folder is given (git-ignored). */
 export const DEFAULT_DATA_DIR = join(new URL('../../site/', import.meta.url).pathname, 'src/data/generated');
@@ -73,12 +73,17 @@ export function statsOptions(input: {
   if (publisher === '') throw invalidInput('--publisher', 'a name', input.publisher);
   const baseUrl = httpUrl('--base-url', input.baseUrl ?? DEFAULT_BASE_URL);
   const dataDir = resolve(input.dataDir);
+  const cacheDir = resolve(input.cacheDir ?? resolve(dataDir, 'cache'));
+  // the portal's data and cache folders are written and partly removed on every build
+  const why = 'the portal writes its data there: give it a folder of its own';
+  keepApart(dataDir, '--data', [input.root], why);
+  keepApart(cacheDir, 'the portal cache folder', [input.root], why);
   const snapshotsUrl =
     input.snapshotsUrl === undefined ? null : httpUrl('--snapshots-url', input.snapshotsUrl);
   return Object.freeze({
     root: resolve(input.root),
     dataDir,
-    cacheDir: resolve(input.cacheDir ?? resolve(dataDir, 'cache')),
+    cacheDir,
     baseUrl,
     downloadsUrl: httpUrl(
       '--downloads-url',

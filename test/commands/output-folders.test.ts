@@ -65,6 +65,21 @@ const cases: ReadonlyArray<{ readonly name: string; readonly args: () => string[
       says: /holds/,
     },
     {
+      name: 'stats --data the snapshots root',
+      args: () => ['stats', '--root', root, '--data', root],
+      says: /--data .* lies inside/,
+    },
+    {
+      name: 'portal --data a published snapshot folder',
+      args: () => ['portal', '--root', root, '--out', join(work, 'site'), '--data', join(root, '2026-11-23')],
+      says: /--data .* lies inside/,
+    },
+    {
+      name: 'stats --data the folder holding the snapshots root',
+      args: () => ['stats', '--root', root, '--data', join(work, 'project')],
+      says: /--data .* holds .*snapshots/,
+    },
+    {
       name: 'demo --out the project folder',
       args: () => ['demo', '--out', join(work, 'project'), '--no-serve'],
       says: /holds files it did not write/,
