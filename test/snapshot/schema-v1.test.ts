@@ -83,7 +83,7 @@ test('the portal statistics read a history that mixes both schema versions', asy
   assert.deepEqual(digest.redirectChains, [
     { url: 'http://example.org/d', hops: 2, chain: 'https://example.org/d -> https://www.example.org/d2' },
   ]);
-  const data = await computePortalData(statsOptions({ root, dataDir: join(root, '.portal') }));
+  const data = await computePortalData(statsOptions({ root, dataDir: `${root}-portal` }));
   assert.deepEqual(
     data.snapshots.map((s) => s.name),
     ['2026-11-16', '2026-11-23'],
