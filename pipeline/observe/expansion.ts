@@ -217,8 +217,8 @@ function workFolder(path: string): OwnedFolder {
 /**
  * Claims `workDir` (`--work`) for the expansion's journals, before anything runs: the folder is
  * removed once the kernel is written, so it must be new, empty or an earlier expansion's (marked,
- * or holding only the `crawl-<i>` folders that versions before the mark wrote), and must neither be,
- * lie in nor hold the snapshots root, nor hold `files` (the seeds, the kernel and the report):
+ * or holding only the `crawl-<i>` folders that versions before the mark wrote), and must neither be
+ * nor hold the snapshots root, nor hold `files` (the seeds, the kernel and the report):
  * `--work ~` must not remove a home folder (it did). Refused `invalid_input`.
  */
 export function claimExpansionWork(
@@ -226,14 +226,10 @@ export function claimExpansionWork(
   o: { readonly root: string; readonly files: readonly string[] },
 ): OwnedFolder {
   const { marker, command, option } = workFolder(workDir);
-  const work = claimOutputFolder(workDir, {
-    option,
-    command,
-    marker,
-    apart: [o.root],
-    unmarked: /^crawl-\d+$/,
-  });
-  for (const file of o.files) {
+  // inside the snapshots root it may lie (a kernel kept there puts the default beside it): the
+  // marker rule keeps it out of every folder there that holds anything
+  const work = claimOutputFolder(workDir, { option, command, marker, unmarked: /^crawl-\d+$/ });
+  for (const file of [o.root, ...o.files]) {
     const inside = relative(work.path, resolve(file));
     if (!inside.startsWith('..') && !isAbsolute(inside))
       throw new ObservatoryError(
