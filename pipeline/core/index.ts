@@ -60,7 +60,7 @@ export { makeDirectory } from './make-directory.ts';
 export type { BodyCost, MemoryLease } from './memory-budget.ts';
 export { MemoryBudget } from './memory-budget.ts';
 export type { OutputClaim, OwnedFolder } from './output-folder.ts';
-export { claimOutputFolder, keepApart, prepareOwnedFolder } from './output-folder.ts';
+export { claimOutputFolder, folderHolds, keepApart, prepareOwnedFolder } from './output-folder.ts';
 export { acquirePidLock, lockHolder } from './pid-lock.ts';
 export { NO_HOST_PLD, payLevelDomain, urlPld } from './pld.ts';
 export type { Progress, ProgressOptions, ProgressRates, ProgressState } from './progress.ts';

@@ -46,6 +46,11 @@ const within = (inner: string, outer: string) => {
   return r === '' || (!r.startsWith('..') && !r.startsWith('/'));
 };
 
+/** Whether `path` is `folder` or lies inside it, symbolic links resolved as far as they exist. */
+export function folderHolds(folder: string, path: string): boolean {
+  return within(realPath(path), realPath(folder));
+}
+
 /**
  * Refuses (`invalid_input`) a folder a command writes that is, lies in or holds one of `apart` (the
  * snapshots it reads, say): its files would land among them, or its clean-up remove them. `why`
@@ -53,13 +58,12 @@ const within = (inner: string, outer: string) => {
  */
 export function keepApart(path: string, option: string, apart: readonly string[], why: string): void {
   const out = resolve(path);
-  const real = realPath(out);
   for (const other of apart) {
     const kept = realPath(other);
     const refuse = (what: string) =>
       new ObservatoryError('invalid_input', `${option} ${out} ${what}; ${why}`);
-    if (within(real, kept)) throw refuse(`is or lies inside ${kept}, which it reads`);
-    if (within(kept, real)) throw refuse(`holds ${kept}, which it reads`);
+    if (folderHolds(kept, out)) throw refuse(`is or lies inside ${kept}, which it reads`);
+    if (folderHolds(out, kept)) throw refuse(`holds ${kept}, which it reads`);
   }
 }
 

@@ -1,8 +1,9 @@
 import { readFile, rm } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Clock, CrawlConfig, Logger, Progress } from '../core/index.ts';
 import {
   claimOutputFolder,
+  folderHolds,
   makeDirectory,
   ObservatoryError,
   type OwnedFolder,
@@ -230,8 +231,7 @@ export function claimExpansionWork(
   // marker rule keeps it out of every folder there that holds anything
   const work = claimOutputFolder(workDir, { option, command, marker, unmarked: /^crawl-\d+$/ });
   for (const file of [o.root, ...o.files]) {
-    const inside = relative(work.path, resolve(file));
-    if (!inside.startsWith('..') && !isAbsolute(inside))
+    if (folderHolds(work.path, file))
       throw new ObservatoryError(
         'invalid_input',
         `--work ${work.path} holds ${resolve(file)}, which expand reads or writes; \`observatory expand\` removes its work folder when done: give it a folder of its own`,
