@@ -45,7 +45,11 @@ function logFileDestination(file: string) {
  */
 export function createLogger(options: { level?: string; file?: string; name?: string } = {}): Logger {
   const level = options.level ?? process.env.OBSERVATORY_LOG_LEVEL ?? 'info';
-  const destination = options.file ? logFileDestination(options.file) : pino.destination(2);
+  // stderr is written synchronously, as the CLI's own lines are: the one line that ends a failed run
+  // comes after every log line (an asynchronous writer flushed a warning after it, under load)
+  const destination = options.file
+    ? logFileDestination(options.file)
+    : pino.destination({ dest: 2, sync: true });
   return pino({ level, name: options.name ?? 'observatory', base: undefined }, destination);
 }
 
