@@ -1,10 +1,8 @@
-import { createWriteStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { finished } from 'node:stream/promises';
 import { Command } from 'commander';
-import { ObservatoryError, replaceFile } from '../core/index.ts';
-import { MANIFEST_FILE, type WaczSummary, writeWacz } from '../snapshot/index.ts';
+import { ObservatoryError } from '../core/index.ts';
+import { MANIFEST_FILE, writeWacz, writeWaczFile } from '../snapshot/index.ts';
 
 interface WaczCliOptions {
   out?: string;
@@ -37,13 +35,7 @@ export function waczCommand(): Command {
       }
       const target = resolve(options.out ?? `${basename(source)}.wacz`);
       await checkTarget(target);
-      let summary: WaczSummary | undefined;
-      await replaceFile(target, async (temporary) => {
-        const out = createWriteStream(temporary);
-        summary = await writeWacz(source, out);
-        await finished(out);
-      });
-      const { snapshot, warcFiles, referredRecords, pages } = summary!;
+      const { snapshot, warcFiles, referredRecords, pages } = await writeWaczFile(source, target);
       process.stderr.write(
         `${target}: ${snapshot}, ${warcFiles.length} WARC files, ${referredRecords} earlier records its revisits refer to, ${pages} pages\n`,
       );

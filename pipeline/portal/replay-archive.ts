@@ -1,9 +1,7 @@
-import { createWriteStream } from 'node:fs';
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
-import { makeDirectory, replaceFile } from '../core/index.ts';
-import { hasArchiveFiles, readManifest, writeWacz } from '../snapshot/index.ts';
+import { makeDirectory } from '../core/index.ts';
+import { hasArchiveFiles, readManifest, writeWaczFile } from '../snapshot/index.ts';
 import { latestWeekly, type SnapshotView } from '../stats/index.ts';
 import { REPLAY_DIR, REPLAY_INFO_FILE, type ReplayInfo, replayBundleFiles } from './replay-bundle.ts';
 import type { SiteFile } from './site-sync.ts';
@@ -35,11 +33,7 @@ export async function replayArchive(
     for (const other of await readdir(dir))
       if (other.endsWith('.wacz') && other !== name) await rm(join(dir, other), { force: true });
     if (!(await stat(cached).catch(() => null))) {
-      await replaceFile(cached, async (temporary) => {
-        const out = createWriteStream(temporary);
-        await writeWacz(folder, out);
-        await finished(out);
-      });
+      await writeWaczFile(folder, cached);
     }
     info = {
       snapshot: latest.name,

@@ -57,4 +57,4 @@ export { linkSnapshotTables, TABLES_DIR, tableViewPath } from './table-links.ts'
 export type { VerifyReport } from './verify.ts';
 export { verifyFiles, verifySnapshot } from './verify.ts';
 export type { WaczSummary } from './wacz.ts';
-export { hasArchiveFiles, writeWacz } from './wacz.ts';
+export { hasArchiveFiles, writeWacz, writeWaczFile } from './wacz.ts';

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { type FileHandle, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ZipFile } from 'yazl';
 import { cdxjEntries, recordLimits, responseBehind } from '../archive/index.ts';
-import { ObservatoryError, SOFTWARE_NAME, SOFTWARE_VERSION } from '../core/index.ts';
+import { ObservatoryError, replaceFile, SOFTWARE_NAME, SOFTWARE_VERSION } from '../core/index.ts';
 import { listedWarcFiles, revisitReferents } from './archive-dependencies.ts';
 import { cdxjLinesSql } from './capture-index.ts';
 import { openDuckDb, sqlString } from './duckdb-session.ts';
@@ -122,6 +122,18 @@ export async function writeWacz(folder: string, out: Writable): Promise<WaczSumm
 }
 
 /**
+ * Writes a folder's WACZ (writeWacz) to the file `path`, beside it first and renamed into place once
+ * whole and synced (replaceFile): a package cut short is never left under its name.
+ */
+export async function writeWaczFile(folder: string, path: string): Promise<WaczSummary> {
+  let summary: WaczSummary | undefined;
+  await replaceFile(path, async (temporary) => {
+    summary = await writeWacz(folder, createWriteStream(temporary));
+  });
+  return summary!;
+}
+
+/**
  * Copies the records the snapshot's revisits refer to (found through each revisit's head, as
  * `dependsOn` was) into `<scratch>/<name>-referred.warc.gz`, each once, and indexes that file into
  * `<scratch>/referred.cdxj`, sorted. A revisit whose record lies in no snapshot of `dependsOn` is
@@ -180,6 +192,7 @@ async function copyReferredRecords(
         const path = join(dir as string, filename as string);
         if (source.handle === undefined || source.path !== path) {
           await source.handle?.close();
+          // not closed twice by the finally below if the next open fails
           source.handle = undefined;
           source.handle = await open(path, 'r');
           source.path = path;
